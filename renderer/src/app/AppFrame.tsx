@@ -1,0 +1,83 @@
+import type { MouseEvent, ReactNode } from 'react';
+import { AREAS, areaFor } from './areas.ts';
+import { usePathname } from './router.ts';
+import { StatusBar } from './StatusBar.tsx';
+
+function Overview({ navigate }: { navigate: (path: string) => void }) {
+  return (
+    <section className="page">
+      <h1>Towpath</h1>
+      <p>A workstation for filament-winding machines.</p>
+      <ul className="area-list">
+        {AREAS.map((area) => (
+          <li key={area.path}>
+            <a href={area.path} onClick={follow(navigate, area.path)}>
+              {area.label}
+            </a>
+            <span>{area.summary}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function follow(navigate: (path: string) => void, path: string) {
+  return (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(path);
+  };
+}
+
+export function AppFrame() {
+  const [pathname, navigate] = usePathname();
+  const area = areaFor(pathname);
+
+  let page: ReactNode;
+  if (pathname === '/') page = <Overview navigate={navigate} />;
+  else if (area)
+    page = (
+      <section className="page">
+        <h1>{area.label}</h1>
+        <p>{area.summary}</p>
+        <p className="page__empty">This area is not part of this version of Towpath yet.</p>
+      </section>
+    );
+  else
+    page = (
+      <section className="page">
+        <h1>Page not found</h1>
+        <p>
+          There is no page at <code>{pathname}</code>.{' '}
+          <a href="/" onClick={follow(navigate, '/')}>
+            Back to the overview
+          </a>
+        </p>
+      </section>
+    );
+
+  return (
+    <div className="app">
+      <header className="app__header">
+        <a className="app__name" href="/" onClick={follow(navigate, '/')}>
+          Towpath
+        </a>
+        <nav aria-label="Areas">
+          {AREAS.map((a) => (
+            <a
+              key={a.path}
+              href={a.path}
+              aria-current={a === area ? 'page' : undefined}
+              onClick={follow(navigate, a.path)}
+            >
+              {a.label}
+            </a>
+          ))}
+        </nav>
+      </header>
+      <main className="app__main">{page}</main>
+      <StatusBar />
+    </div>
+  );
+}

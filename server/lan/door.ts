@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp } from '../http/app.ts';
+import type { Door } from '../http/door.ts';
+import { healthRoute } from '../http/health.ts';
+import type { Logger } from '../log.ts';
+import { doorsRoutes } from './doors.ts';
+import { serveRenderer } from './renderer.ts';
+
+export interface LanDoorOptions {
+  logger: Logger;
+  rendererDir: string;
+  winding: Door;
+}
+
+/** The LAN door: the renderer, its APIs and (later) GraphQL, for the Electron window and LAN browsers. */
+export async function buildLanDoor({
+  logger,
+  rendererDir,
+  winding,
+}: LanDoorOptions): Promise<FastifyInstance> {
+  const app = createHttpApp(logger, 'lan');
+  await app.register(healthRoute);
+  await app.register(doorsRoutes, { winding });
+  // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
+  await serveRenderer(app, { rendererDir });
+  return app;
+}
