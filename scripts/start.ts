@@ -20,7 +20,6 @@ function installedBinary(): string | undefined {
 function electronBinary(): { binary: string } | { reason: string } {
   const present = installedBinary();
   if (present) return { binary: present };
-  console.error('Electron binary not found; trying to download it…');
   const result = spawnSync(process.execPath, [join(electronDir, 'install.js')], {
     encoding: 'utf8',
     timeout: DOWNLOAD_TIMEOUT_MS,
@@ -28,7 +27,7 @@ function electronBinary(): { binary: string } | { reason: string } {
   const downloaded = installedBinary();
   if (result.status === 0 && downloaded) return { binary: downloaded };
   const firstLine = `${result.stderr ?? ''}${result.error?.message ?? ''}`.trim().split('\n')[0];
-  return { reason: `its binary could not be downloaded (${firstLine || `exit code ${result.status}`})` };
+  return { reason: `its binary could not be downloaded: ${firstLine || `exit code ${result.status}`}` };
 }
 
 function hasDisplay(): boolean {
@@ -43,7 +42,10 @@ if ('binary' in electron && hasDisplay()) {
     process.exitCode = code ?? (signal ? 1 : 0);
   });
 } else {
-  const why = 'reason' in electron ? electron.reason : 'there is no display to open a window on';
-  console.error(`Electron is not installed or cannot run here: ${why}. Starting the headless core instead.`);
+  const problem =
+    'reason' in electron
+      ? `Electron is not installed (${electron.reason})`
+      : 'Electron cannot open a window here (no display)';
+  console.error(`${problem}; starting the headless core instead.`);
   process.exitCode = await towpath(['serve']);
 }

@@ -16,8 +16,17 @@ export type DoorHealth =
   | { state: 'down'; detail: string }
   | { state: 'unknown'; detail: string };
 
-export async function fetchHealth(url: string, signal?: AbortSignal): Promise<Health> {
-  const timeout = AbortSignal.timeout(HEALTH_TIMEOUT_MS);
+export interface FetchHealthOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** Asks one health route; throws an Error whose message says in a few words what went wrong. */
+export async function fetchHealth(
+  url: string,
+  { signal, timeoutMs = HEALTH_TIMEOUT_MS }: FetchHealthOptions = {},
+): Promise<Health> {
+  const timeout = AbortSignal.timeout(timeoutMs);
   let response: Response;
   try {
     response = await fetch(url, {
@@ -25,7 +34,7 @@ export async function fetchHealth(url: string, signal?: AbortSignal): Promise<He
       cache: 'no-store',
     });
   } catch (error) {
-    throw new Error(timeout.aborted ? `no answer within ${HEALTH_TIMEOUT_MS / 1000} s` : 'not reachable', {
+    throw new Error(timeout.aborted ? `no answer within ${timeoutMs / 1000} s` : 'not reachable', {
       cause: error,
     });
   }
@@ -39,7 +48,7 @@ export async function fetchHealth(url: string, signal?: AbortSignal): Promise<He
 function usePolledHealth(key: string, url: string) {
   return useQuery({
     queryKey: ['health', key],
-    queryFn: ({ signal }) => fetchHealth(url, signal),
+    queryFn: ({ signal }) => fetchHealth(url, { signal }),
     refetchInterval: HEALTH_POLL_MS,
     refetchIntervalInBackground: true,
     retry: false,

@@ -1,0 +1,91 @@
+// DESIGN.md's import rules, checked on every source file so the layering cannot drift silently.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = import.meta.dirname;
+const AREAS = ['engine', 'server', 'bridge', 'renderer', 'electron', 'e2e', 'scripts'] as const;
+type Area = (typeof AREAS)[number];
+
+/** Which of our areas each area may import (besides itself). */
+const ALLOWED: Record<Area, Area[]> = {
+  engine: [],
+  bridge: ['engine'],
+  server: ['engine', 'bridge'],
+  renderer: ['engine'],
+  electron: ['server', 'engine'],
+  e2e: ['server', 'engine', 'bridge'],
+  scripts: ['server', 'engine', 'bridge'],
+};
+
+/** Packages that must never be reachable from the pure engine (it also runs in the browser). */
+const ENGINE_FORBIDDEN = /^(node:|electron$|fastify|@fastify\/|better-sqlite3|serialport|drizzle|pino)/;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : sources(path);
+    return /\.(ts|tsx)$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+interface Import {
+  specifier: string;
+  typeOnly: boolean;
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const found: Import[] = [];
+  const pattern =
+    /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+  for (const match of text.matchAll(pattern)) {
+    const specifier = match[3] ?? match[4];
+    if (specifier) found.push({ specifier, typeOnly: Boolean(match[2]) });
+  }
+  return found;
+}
+
+function areaOf(path: string): string {
+  return relative(ROOT, path).split(sep)[0] ?? '';
+}
+
+const isTest = (file: string) => /\.(test|spec)\.tsx?$/.test(file);
+
+describe('import rules (DESIGN.md)', () => {
+  for (const area of AREAS) {
+    it(`${area}/ imports only what it may`, () => {
+      const problems: string[] = [];
+      for (const file of sources(join(ROOT, area))) {
+        for (const { specifier, typeOnly } of importsOf(file)) {
+          const where = `${relative(ROOT, file)} → ${specifier}`;
+          if (specifier.startsWith('.')) {
+            const target = areaOf(resolve(dirname(file), specifier));
+            if (target === area || !AREAS.includes(target as Area)) continue;
+            if (target === 'e2e') problems.push(`${where} (nothing imports e2e)`);
+            // The renderer may know the shape of the desktop API, nothing else of Electron.
+            else if (area === 'renderer' && typeOnly && specifier.endsWith('electron/preload-api.ts'))
+              continue;
+            // Tests may borrow server test support to start real parts.
+            else if (isTest(file) && target === 'server' && specifier.includes('/testing/')) continue;
+            else if (!ALLOWED[area].includes(target as Area)) problems.push(where);
+          } else if (area === 'engine' && !isTest(file) && ENGINE_FORBIDDEN.test(specifier)) {
+            problems.push(`${where} (engine/ must stay pure and browser-safe)`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it('finds the imports it checks', () => {
+    // Guards the checker itself: a regex that matched nothing would pass every rule above.
+    const desktop = importsOf(join(ROOT, 'electron', 'desktop.ts')).map((i) => i.specifier);
+    expect(desktop).toContain('../server/main.ts');
+    expect(desktop).toContain('electron');
+    expect(importsOf(join(ROOT, 'electron', 'preload.ts'))).toContainEqual({
+      specifier: './preload-api.ts',
+      typeOnly: false,
+    });
+  });
+});

@@ -1,0 +1,51 @@
+// Test support: a real workstation on free loopback ports with a throw-away data dir.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { onTestFinished } from 'vitest';
+import { loadConfig } from '../config.ts';
+import { startWorkstation, type Workstation } from '../main.ts';
+
+export interface TestWorkstation extends Workstation {
+  root: string;
+  /** Stops the workstation and removes its folders. */
+  dispose(): Promise<void>;
+}
+
+export const TEST_INDEX_HTML = '<!doctype html><title>Towpath test renderer</title><div id="root"></div>';
+
+/** A fresh folder under the OS temp dir, removed when the current test finishes. */
+export async function makeTempDir(prefix = 'towpath-test-'): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Starts a workstation whose renderer folder holds a stand-in index.html and one asset. */
+export async function startTestWorkstation(env: Record<string, string> = {}): Promise<TestWorkstation> {
+  const root = await makeTempDir();
+  const rendererDir = join(root, 'renderer');
+  await mkdir(join(rendererDir, 'assets'), { recursive: true });
+  await writeFile(join(rendererDir, 'index.html'), TEST_INDEX_HTML);
+  await writeFile(join(rendererDir, 'assets', 'app-1234.js'), 'console.log("towpath")');
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WINDING_PORT: '0',
+    TOWPATH_DATA_DIR: join(root, 'data'),
+    ...env,
+  });
+  const workstation = await startWorkstation(
+    { ...config, rendererDir },
+    { logger: pino({ level: 'silent' }) },
+  );
+  return {
+    ...workstation,
+    root,
+    dispose: async () => {
+      await workstation.stop();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
