@@ -1,0 +1,34 @@
+// Typed engine errors (spec/winding.md, "Error classes"). Messages are the exact texts of the spec;
+// each door maps the class to a status code in one place.
+
+/** Missing or unreadable `.wind` file, bad JSON, schema errors. `missing` marks "file not found". */
+export class WindFileError extends Error {
+  override name = 'WindFileError';
+  readonly level = 'file' as const;
+  readonly missing: boolean;
+  constructor(message: string, options: { missing?: boolean } = {}) {
+    super(message);
+    this.missing = options.missing ?? false;
+  }
+}
+
+/** A layer check or planning guard failed; the message is the bare `Layer {i}: …` text. */
+export class PlanningError extends Error {
+  override name = 'PlanningError';
+  readonly level = 'planning' as const;
+}
+
+/** G-code the simulator cannot process (or a missing/unreadable G-code file). */
+export class SimulationError extends Error {
+  override name = 'SimulationError';
+  readonly missing: boolean;
+  constructor(message: string, options: { missing?: boolean } = {}) {
+    super(message);
+    this.missing = options.missing ?? false;
+  }
+}
+
+/** Serial or controller failure while streaming. */
+export class MachineError extends Error {
+  override name = 'MachineError';
+}
