@@ -1,36 +1,26 @@
 // `npm run bench`: one JSON line per figure ({name, unit, value, reference}), comparable run to run.
-// `reference` is the figure a benchmark is compared with, or null where there is none yet.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
-import { loadConfig } from '../server/config.ts';
-import { startWorkstation } from '../server/main.ts';
+// `reference` is the figure a benchmark is compared with (a target, or the reference
+// implementation's figure), or null where there is none. Each module under scripts/bench/ exports
+// a `bench`; they run one after another so they do not compete for the two cores.
+import { readdir } from 'node:fs/promises';
+import type { Bench, Report } from './bench/report.ts';
 
-function report(name: string, unit: string, value: number, reference: number | null = null) {
-  console.log(JSON.stringify({ name, unit, value: Number(value.toFixed(3)), reference }));
+const report: Report = (name, unit, value, reference) => {
+  console.log(JSON.stringify({ name, unit, value: Number(value.toPrecision(6)), reference }));
+};
+
+const only = process.argv.slice(2);
+const dir = new URL('./bench/', import.meta.url);
+const modules = (await readdir(dir))
+  .filter(
+    (file) =>
+      file.endsWith('.ts') && file !== 'report.ts' && !file.endsWith('.test.ts') && !file.includes('-child'),
+  )
+  .sort();
+
+for (const file of modules) {
+  const name = file.replace(/\.ts$/, '');
+  if (only.length > 0 && !only.includes(name)) continue;
+  const { bench } = (await import(new URL(file, dir).href)) as { bench?: Bench };
+  if (typeof bench === 'function') await bench(report);
 }
-
-const dataDir = await mkdtemp(join(tmpdir(), 'towpath-bench-'));
-const config = loadConfig({ PORT: '0', WINDING_PORT: '0', HOST: '127.0.0.1', TOWPATH_DATA_DIR: dataDir });
-const silent = pino({ level: 'silent' });
-
-// Core start-up: from the call to both doors listening.
-const starts: number[] = [];
-for (let i = 0; i < 5; i++) {
-  const t0 = performance.now();
-  const ws = await startWorkstation(config, { logger: silent });
-  starts.push(performance.now() - t0);
-  await ws.stop();
-}
-starts.sort((a, b) => a - b);
-report('core.start.median', 'ms', starts[2] ?? Number.NaN);
-
-// /healthz round trips on the LAN door, sequential, over keep-alive.
-const ws = await startWorkstation(config, { logger: silent });
-const requests = 2000;
-const t0 = performance.now();
-for (let i = 0; i < requests; i++) await (await fetch(`${ws.urls.lan}/healthz`)).arrayBuffer();
-report('lan.healthz.sequential', 'requests/s', requests / ((performance.now() - t0) / 1000));
-await ws.stop();
-await rm(dataDir, { recursive: true, force: true });

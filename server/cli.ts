@@ -1,34 +1,16 @@
-// The `towpath` command. Each command is one entry of COMMANDS; later issues add plan, validate,
-// simulate and stream beside serve.
-import { ConfigError, type Env, loadConfig } from './config.ts';
+// The `towpath` command. Each command is one entry of COMMANDS (server/cli/*); this file parses the
+// command word, maps errors to exit codes in one place and prints them as one clear line.
+
+import { type CliIo, type Command, UsageError } from './cli/io.ts';
+import { serve } from './cli/serve.ts';
+import { plan, simulate, validate, windingExitCode } from './cli/winding.ts';
+import { ConfigError } from './config.ts';
 import { StartupError } from './errors.ts';
-import { startWorkstation } from './main.ts';
 import { VERSION } from './version.ts';
 
-/** Where a command writes and how it learns about the process; injectable for tests. */
-export interface CliIo {
-  /** Environment to configure from; the process environment when absent. */
-  env?: Env;
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  /** Registers a handler for SIGINT/SIGTERM; returns a function that removes it. */
-  onStopSignal: (handler: (signal: string) => void) => () => void;
-}
+export type { CliIo } from './cli/io.ts';
 
-interface Command {
-  summary: string;
-  usage: string;
-  /** Resolves with the exit code once the command is finished. */
-  run: (args: string[], io: CliIo) => Promise<number>;
-}
-
-const COMMANDS: Record<string, Command> = {
-  serve: {
-    summary: 'run the headless core (LAN door and winding door) until Ctrl-C',
-    usage: 'towpath serve',
-    run: serve,
-  },
-};
+const COMMANDS: Record<string, Command> = { serve, plan, validate, simulate };
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -41,7 +23,8 @@ function help(): string {
     'Commands:',
     ...lines,
     '',
-    'Options: --help, --version. Configuration comes from the environment (see README.md).',
+    "Options: --help, --version; 'towpath <command> --help' shows a command's options.",
+    'Configuration comes from the environment (see README.md).',
     '',
   ].join('\n');
 }
@@ -72,42 +55,30 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   try {
     return await command.run(args, io);
   } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`towpath ${name}: ${error.message}\nUsage: ${command.usage}\n`);
+      return 2;
+    }
+    const message = (error as Error)?.message ?? String(error);
+    const windingCode = windingExitCode(error);
+    if (windingCode !== undefined) {
+      io.stderr(`towpath: ${message}\n`);
+      return windingCode;
+    }
     if (error instanceof ConfigError || error instanceof StartupError) {
-      io.stderr(`towpath: ${error.message}\n`);
+      io.stderr(`towpath: ${message}\n`);
       return 1;
     }
-    io.stderr(`towpath: unexpected error: ${(error as Error).message ?? String(error)}\n`);
+    io.stderr(`towpath: unexpected error: ${message}\n`);
     return 1;
   }
-}
-
-async function serve(args: string[], io: CliIo): Promise<number> {
-  if (args.length > 0) {
-    io.stderr(
-      `towpath: serve takes no arguments (got '${args[0]}'); configure it with environment variables\n`,
-    );
-    return 2;
-  }
-  const config = loadConfig(io.env);
-  const workstation = await startWorkstation(config);
-  io.stderr(
-    `Towpath ${VERSION} is running. Open ${workstation.urls.lan}/ ` +
-      `(winding door ${workstation.urls.winding}). Press Ctrl-C to stop.\n`,
-  );
-  await new Promise<void>((resolve) => {
-    const remove = io.onStopSignal((signal) => {
-      remove();
-      workstation.logger.info({ signal }, 'stopping');
-      workstation.stop().then(resolve, resolve);
-    });
-  });
-  return 0;
 }
 
 function processIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    progress: process.stderr,
     onStopSignal: (handler) => {
       process.on('SIGINT', handler);
       process.on('SIGTERM', handler);

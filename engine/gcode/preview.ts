@@ -1,0 +1,219 @@
+// Geometry for the 3D preview: the fibre path laid on the mandrel surface as one polyline.
+//
+// Axis convention (right-handed, millimetres): the mandrel axis is +X and the carriage position
+// is x; a mandrel angle θ (degrees, physical) puts the point at y = r·cos θ, z = r·sin θ with
+// r = D/2 from the Parameters header. Physical angles keep counting across G92 re-zeros (G92
+// shifts the logical coordinates only), so the path stays continuous; G28 returns the named
+// axes to their physical zero. Long mandrel turns are cut into steps of at most
+// `maxStepDegrees`, so every segment follows the surface instead of cutting a chord through it.
+//
+// The program is read by the simulator (same parsing, same errors): a program the simulator
+// rejects has no preview.
+import { DEG } from '../numeric.ts';
+import { allDigits, decodeText, startsWithAscii, trimEnd } from './bytes.ts';
+import { GcodeSimulator, type MotionObserver } from './simulator.ts';
+import type { SimulationSummary } from './types.ts';
+
+export interface PreviewOptions {
+  /** Largest mandrel turn between two consecutive vertices, in degrees (default 5). */
+  maxStepDegrees?: number;
+}
+
+/**
+ * Vertices of one `; Layer {i} of {n}: {type}` section. The layers partition [0, vertexCount):
+ * the first starts at vertex 0 (the start position), each next one where the previous ended, so
+ * a layer's drawn path begins at vertex `firstVertex − 1` when `firstVertex > 0`.
+ */
+export interface PreviewLayer {
+  index: number;
+  windType: string;
+  firstVertex: number;
+  vertexCount: number;
+}
+
+export interface PreviewGeometry {
+  /** x, y, z per vertex (see the axis convention above). */
+  positions: Float32Array;
+  /**
+   * Per vertex, the 1-based number of the command that reached it, counting lines that are not
+   * blank and not only a comment (the numbering of the streaming progress, spec §6.5 `line`);
+   * 0 for the start vertex. Non-decreasing, so a scrubber shows vertices with index ≤ k.
+   */
+  commandIndex: Uint32Array;
+  layers: PreviewLayer[];
+  radius: number;
+  vertexCount: number;
+  /** Number of commands (the largest value a scrubber needs). */
+  commandCount: number;
+  summary: SimulationSummary;
+}
+
+/** A turn of more than this many steps is drawn with longer steps (a guard against absurd input). */
+const MAX_STEPS_PER_MOVE = 10_000;
+const LAYER_PREFIX = '; Layer ';
+
+/** Builds the preview from chunks pushed in order; runs in a Web Worker as well as in Node. */
+export class PreviewBuilder implements MotionObserver {
+  private readonly simulator: GcodeSimulator;
+  private readonly maxStep: number;
+
+  private positions = new Float32Array(3 * 1024);
+  private commands = new Uint32Array(1024);
+  private count = 0;
+  private radius = 1;
+  private radiusKnown = false;
+  private readonly layers: PreviewLayer[] = [];
+
+  /** Physical carriage position and mandrel angle of the last vertex. */
+  private px = 0;
+  private pa = 0;
+  /** physical = logical + offset. */
+  private offsetX = 0;
+  private offsetA = 0;
+
+  constructor(options: PreviewOptions = {}) {
+    const step = options.maxStepDegrees ?? 5;
+    if (!(step > 0) || !Number.isFinite(step))
+      throw new RangeError('maxStepDegrees must be a positive number');
+    this.maxStep = step;
+    this.simulator = new GcodeSimulator(this);
+    this.vertex(0, 0, 0);
+  }
+
+  push(chunk: Uint8Array): void {
+    this.simulator.push(chunk);
+  }
+
+  finish(): PreviewGeometry {
+    const summary = this.simulator.finish();
+    this.closeLayer();
+    const n = this.count;
+    return {
+      positions: this.positions.slice(0, 3 * n),
+      commandIndex: this.commands.slice(0, n),
+      layers: this.layers,
+      radius: this.radius,
+      vertexCount: n,
+      commandCount: this.simulator.commandLineCount,
+      summary,
+    };
+  }
+
+  /** @internal MotionObserver */
+  diameter(value: number): void {
+    this.radius = value / 2;
+    this.radiusKnown = true;
+    // Vertices made before the header were placed on a unit circle.
+    const r = this.radius;
+    const p = this.positions;
+    for (let k = 0; k < this.count; k++) {
+      p[3 * k + 1] = (p[3 * k + 1] as number) * r;
+      p[3 * k + 2] = (p[3 * k + 2] as number) * r;
+    }
+  }
+
+  /** @internal MotionObserver */
+  comment(buf: Uint8Array, start: number, end: number): void {
+    if (!startsWithAscii(buf, start, end, LAYER_PREFIX)) return;
+    // `; Layer {i} of {n}: {type}`
+    let p = start + LAYER_PREFIX.length;
+    const indexStart = p;
+    while (p < end && allDigits(buf, p, p + 1)) p++;
+    if (p === indexStart || !startsWithAscii(buf, p, end, ' of ')) return;
+    const index = Number(decodeText(buf, indexStart, p));
+    p += 4;
+    const totalStart = p;
+    while (p < end && allDigits(buf, p, p + 1)) p++;
+    if (p === totalStart || !startsWithAscii(buf, p, end, ': ')) return;
+    p += 2;
+    const typeEnd = trimEnd(buf, p, end);
+    if (typeEnd === p) return;
+    this.closeLayer();
+    this.layers.push({
+      index,
+      windType: decodeText(buf, p, typeEnd),
+      firstVertex: this.layers.length === 0 ? 0 : this.count,
+      vertexCount: 0,
+    });
+  }
+
+  /** @internal MotionObserver */
+  move(command: number, x: number, a: number): void {
+    this.lineTo(command, x + this.offsetX, a + this.offsetA);
+  }
+
+  /** @internal MotionObserver */
+  setPosition(x: number, a: number): void {
+    this.offsetX = this.px - x;
+    this.offsetA = this.pa - a;
+  }
+
+  /** @internal MotionObserver */
+  home(command: number, x: boolean, a: boolean): void {
+    if (x) this.offsetX = 0;
+    if (a) this.offsetA = 0;
+    const tx = x ? 0 : this.px;
+    const ta = a ? 0 : this.pa;
+    if (tx !== this.px || ta !== this.pa) this.lineTo(command, tx, ta);
+  }
+
+  private closeLayer(): void {
+    const layer = this.layers[this.layers.length - 1];
+    if (layer !== undefined) layer.vertexCount = this.count - layer.firstVertex;
+  }
+
+  /** Straight in (x, θ): a helix on the surface, cut into steps of at most `maxStep` degrees. */
+  private lineTo(command: number, x: number, a: number): void {
+    const x0 = this.px;
+    const a0 = this.pa;
+    const dx = x - x0;
+    const da = a - a0;
+    let steps = Math.ceil(Math.abs(da) / this.maxStep);
+    if (!(steps >= 1)) steps = 1;
+    else if (steps > MAX_STEPS_PER_MOVE) steps = MAX_STEPS_PER_MOVE;
+    this.reserve(steps);
+    for (let k = 1; k < steps; k++) {
+      const t = k / steps;
+      this.vertex(command, x0 + dx * t, a0 + da * t);
+    }
+    this.vertex(command, x, a);
+    this.px = x;
+    this.pa = a;
+  }
+
+  private reserve(extra: number): void {
+    const need = this.count + extra;
+    if (need <= this.commands.length) return;
+    let size = this.commands.length * 2;
+    while (size < need) size *= 2;
+    const positions = new Float32Array(3 * size);
+    positions.set(this.positions.subarray(0, 3 * this.count));
+    this.positions = positions;
+    const commands = new Uint32Array(size);
+    commands.set(this.commands.subarray(0, this.count));
+    this.commands = commands;
+  }
+
+  private vertex(command: number, x: number, a: number): void {
+    const k = this.count;
+    const r = this.radiusKnown ? this.radius : 1;
+    const theta = a * DEG;
+    const p = this.positions;
+    p[3 * k] = x;
+    p[3 * k + 1] = r * Math.cos(theta);
+    p[3 * k + 2] = r * Math.sin(theta);
+    this.commands[k] = command;
+    this.count = k + 1;
+  }
+}
+
+/** The preview of a whole program: one byte array or chunks in order. */
+export function buildPreview(
+  input: Uint8Array | Iterable<Uint8Array>,
+  options?: PreviewOptions,
+): PreviewGeometry {
+  const builder = new PreviewBuilder(options);
+  if (input instanceof Uint8Array) builder.push(input);
+  else for (const chunk of input) builder.push(chunk);
+  return builder.finish();
+}

@@ -1,0 +1,332 @@
+// The planner (spec/winding.md §4): the machine model, the layer strategies and the metrics, written
+// as one generator that fills a single reusable byte buffer and hands it out whenever it holds a
+// chunk's worth. Lines are formatted straight into bytes; no per-line strings or arrays exist, so
+// a program of any length plans in constant memory.
+import { fmt6, hdr, isclose, pmod, RAD, rhe, sq } from '../numeric.ts';
+import type { HelicalLayer, HoopLayer, WindDefinition } from '../wind/types.ts';
+import { checkLayer, initialCheckState, planningError } from './checks.ts';
+import { writeAscii, writeFixed6 } from './fixed6.ts';
+import type { HelicalKinematics } from './kinematics.ts';
+import type { AxisFormat, LayerMetrics, PlanSummary } from './types.ts';
+
+/** Bytes handed out per chunk (the last chunk may be shorter). */
+export const CHUNK_BYTES = 64 * 1024;
+// Room past a full chunk: a G0/G92 line of checked coordinates is at most 81 bytes; longer text
+// (verbose comments with huge values, the header) grows the buffer instead.
+const SLACK_BYTES = 4096;
+const LINE_ROOM = 96;
+const COORDINATE_LIMIT = 1e15;
+
+const SPACE = 32;
+const NEWLINE = 10;
+const LETTER_X = 88;
+const G0_X = [71, 48, 32, LETTER_X] as const;
+
+const COORDINATE_TEXT =
+  'a coordinate is out of range (not finite, or 1e15 or more); check the mandrel, tow and layer parameters';
+const ESTIMATE_TEXT =
+  'the time or tow estimate is not a finite number; check the mandrel diameter and defaultFeedRate';
+
+type Chunks = Generator<Uint8Array, void, undefined>;
+
+export class Planner {
+  private buf = new Uint8Array(CHUNK_BYTES + SLACK_BYTES);
+  private pos = 0;
+  private limit = CHUNK_BYTES + SLACK_BYTES - LINE_ROOM;
+  private readonly mandrelLetter: number;
+  private readonly headLetter: number;
+  private readonly verbose: boolean;
+  private readonly D: number;
+  private readonly C0: number;
+  private readonly F: number;
+  private readonly definition: WindDefinition;
+  private layerIndex = 0;
+
+  // Machine state and metrics (§4.1, §4.7).
+  private x = 0;
+  private a = 0;
+  private b = 0;
+  private lines = 0;
+  private tow = 0;
+  private time = 0;
+
+  readonly axisFormat: AxisFormat;
+
+  constructor(definition: WindDefinition, axisFormat: AxisFormat, verbose: boolean) {
+    this.definition = definition;
+    this.axisFormat = axisFormat;
+    this.mandrelLetter = axisFormat === 'xyz' ? 89 : 65;
+    this.headLetter = axisFormat === 'xyz' ? 90 : 66;
+    this.verbose = verbose;
+    this.D = definition.mandrelParameters.diameter;
+    this.C0 = Math.PI * this.D;
+    this.F = definition.defaultFeedRate;
+  }
+
+  /** The whole program. Each yielded chunk is a view of the one buffer, valid until resumed. */
+  *run(): Generator<Uint8Array, PlanSummary, undefined> {
+    const def = this.definition;
+    const { diameter, windLength } = def.mandrelParameters;
+    const { width, thickness } = def.towParameters;
+    if (this.verbose) this.comment('Verbose output enabled');
+    this.comment(
+      `Parameters {"mandrel":{"diameter":${hdr(diameter)},"windLength":${hdr(windLength)}},"tow":{"width":${hdr(width)},"thickness":${hdr(thickness)}}}`,
+    );
+    this.text(this.axisFormat === 'xyz' ? 'G0 X0 Y0 Z0' : 'G0 X0 A0 B0');
+    this.text(`G0 F${fmt6(def.defaultFeedRate)}`);
+
+    const layers: LayerMetrics[] = [];
+    const checks = initialCheckState();
+    const count = def.layers.length;
+    for (let i = 0; i < count; i++) {
+      const layer = def.layers[i];
+      if (layer === undefined) continue;
+      const index = i + 1;
+      this.layerIndex = index;
+      const kinematics = checkLayer(index, layer, def, checks);
+      this.comment(`Layer ${index} of ${count}: ${layer.windType}`);
+      const n0 = this.lines;
+      const tow0 = this.tow;
+      const time0 = this.time;
+      if (layer.windType === 'hoop') yield* this.hoop(layer);
+      else if (layer.windType === 'skip') {
+        yield* this.move(0, layer.mandrelRotation, 0);
+        this.setMandrel(0);
+      } else if (kinematics !== null) yield* this.helical(layer, kinematics);
+      if (!Number.isFinite(this.time) || !Number.isFinite(this.tow)) {
+        throw planningError(index, ESTIMATE_TEXT);
+      }
+      layers.push({
+        index,
+        wind_type: layer.windType,
+        commands: this.lines - n0,
+        time_s: this.time - time0,
+        cumulative_time_s: this.time,
+        tow_m: this.tow / 1000 - tow0 / 1000,
+        cumulative_tow_m: this.tow / 1000,
+        terminal: layer.windType === 'hoop' && layer.terminal,
+      });
+      if (this.pos >= CHUNK_BYTES) yield this.take();
+    }
+    if (this.pos > 0) yield this.take();
+    return {
+      commands: this.lines,
+      timeSeconds: this.time,
+      towMeters: this.tow / 1000,
+      axisFormat: this.axisFormat,
+      layers,
+    };
+  }
+
+  private *hoop(layer: HoopLayer): Chunks {
+    const { diameter: D, windLength: L } = this.definition.mandrelParameters;
+    const w = this.definition.towParameters.width;
+    const lock = 180;
+    const theta = 90 - Math.atan(D / w) * RAD;
+    const rot = L / w;
+    const far = lock + rot * 360;
+    const farLock = far + lock;
+    const near = farLock + rot * 360;
+    const nearLock = near + lock;
+    yield* this.move(0, lock, 0);
+    yield* this.move(this.x, this.a, -theta);
+    yield* this.move(L, far, this.b);
+    yield* this.move(this.x, farLock, 0);
+    if (layer.terminal) return;
+    yield* this.move(this.x, this.a, theta);
+    yield* this.move(0, near, this.b);
+    yield* this.move(this.x, nearLock, 0);
+    yield* this.zeroAxes(nearLock);
+  }
+
+  private *helical(layer: HelicalLayer, k: HelicalKinematics): Chunks {
+    const L = this.definition.mandrelParameters.windLength;
+    const P = layer.patternNumber;
+    const patterns = k.numCircuits / P;
+    if (!layer.skipInitialNearLock) {
+      yield* this.move(0, layer.lockDegrees, 0);
+      this.setMandrel(0);
+    }
+    let pos = 0;
+    for (let pattern = 1; pattern <= patterns; pattern++) {
+      for (let circuit = 1; circuit <= P; circuit++) {
+        this.comment(`\tPattern: ${pattern}/${patterns} Circuit: ${circuit}/${P}`);
+        for (let sigma = 1; sigma >= -1; sigma -= 2) {
+          const e1 = sigma === 1 ? layer.leadInMM : L - layer.leadInMM;
+          const e2 = sigma === 1 ? L : 0;
+          yield* this.move(this.x, pos, 0);
+          yield* this.move(this.x, this.a, sigma * -10);
+          pos += k.leadInDeg;
+          yield* this.move(e1, pos, sigma * k.head);
+          pos += k.mainDeg;
+          yield* this.move(e2, pos, this.b);
+          pos += layer.leadOutDegrees;
+          yield* this.move(this.x, pos, sigma * -10);
+          pos += k.dwell;
+        }
+        pos += k.startInc;
+      }
+      pos += k.patternStep;
+    }
+    pos += layer.lockDegrees;
+    yield* this.move(this.x, pos, 0);
+    yield* this.zeroAxes(pos);
+  }
+
+  private *zeroAxes(theta: number): Chunks {
+    this.setPosition3(0, pmod(theta, 360), 0);
+    yield* this.move(this.x, 360, this.b);
+    this.setMandrel(0);
+  }
+
+  /** move() of §4.1: one line, or a segmented move of one line per millimetre of carriage travel. */
+  private *move(x: number, a: number, b: number): Chunks {
+    const sx = this.x;
+    const sa = this.a;
+    const sb = this.b;
+    const n = isclose(sx, x) ? 1 : rhe(Math.abs(sx - x)) + 1;
+    if (this.verbose) this.verboseMove(x, a, b, n);
+    if (n === 1) {
+      this.emit(x, a, b);
+    } else {
+      const dx = (x - sx) / (n - 1);
+      const da = (a - sa) / (n - 1);
+      const db = (b - sb) / (n - 1);
+      let i = 0;
+      while (i < n) {
+        i = this.segment(i, n, sx, sa, sb, dx, da, db);
+        if (this.pos >= CHUNK_BYTES) yield this.take();
+      }
+    }
+    if (this.pos >= CHUNK_BYTES) yield this.take();
+  }
+
+  /** Emits segment points i, i+1, … until the move ends or a chunk is full; returns the next i. */
+  private segment(
+    i: number,
+    n: number,
+    sx: number,
+    sa: number,
+    sb: number,
+    dx: number,
+    da: number,
+    db: number,
+  ): number {
+    let k = i;
+    while (k < n) {
+      this.emit(sx + k * dx, sa + k * da, sb + k * db);
+      k++;
+      if (this.pos >= CHUNK_BYTES) break;
+    }
+    return k;
+  }
+
+  /** A G0 line to (x, a, b) with its metrics (§4.7); guard 10 first. */
+  private emit(x: number, a: number, b: number): void {
+    if (
+      !(Math.abs(x) < COORDINATE_LIMIT && Math.abs(a) < COORDINATE_LIMIT && Math.abs(b) < COORDINATE_LIMIT)
+    ) {
+      throw planningError(this.layerIndex, COORDINATE_TEXT);
+    }
+    if (this.pos > this.limit) this.grow(LINE_ROOM);
+    const buf = this.buf;
+    let pos = this.pos;
+    buf[pos] = G0_X[0];
+    buf[pos + 1] = G0_X[1];
+    buf[pos + 2] = G0_X[2];
+    buf[pos + 3] = G0_X[3];
+    pos = writeFixed6(buf, pos + 4, x);
+    buf[pos] = SPACE;
+    buf[pos + 1] = this.mandrelLetter;
+    pos = writeFixed6(buf, pos + 2, a);
+    buf[pos] = SPACE;
+    buf[pos + 1] = this.headLetter;
+    pos = writeFixed6(buf, pos + 2, b);
+    buf[pos] = NEWLINE;
+    this.pos = pos + 1;
+    this.lines++;
+
+    const dX = x - this.x;
+    const dA = a - this.a;
+    this.tow += Math.sqrt(sq(dX) + sq((dA / 360) * this.D * Math.PI));
+    const d = Math.sqrt(sq(dX) + sq((dA / 360) * this.C0));
+    this.time += (d / this.F) * 60;
+    this.x = x;
+    this.a = a;
+    this.b = b;
+  }
+
+  /** `G92 X0 A{a} B0` (setPosition of all three axes). */
+  private setPosition3(x: number, a: number, b: number): void {
+    this.checkCoordinate(a);
+    if (this.pos > this.limit) this.grow(LINE_ROOM);
+    const buf = this.buf;
+    let pos = writeAscii(buf, this.pos, 'G92 X');
+    pos = writeFixed6(buf, pos, x);
+    buf[pos] = SPACE;
+    buf[pos + 1] = this.mandrelLetter;
+    pos = writeFixed6(buf, pos + 2, a);
+    buf[pos] = SPACE;
+    buf[pos + 1] = this.headLetter;
+    pos = writeFixed6(buf, pos + 2, b);
+    buf[pos] = NEWLINE;
+    this.pos = pos + 1;
+    this.lines++;
+    this.x = x;
+    this.a = a;
+    this.b = b;
+  }
+
+  /** `G92 A{a}` (setPosition of the mandrel only). */
+  private setMandrel(a: number): void {
+    this.checkCoordinate(a);
+    if (this.pos > this.limit) this.grow(LINE_ROOM);
+    const buf = this.buf;
+    let pos = writeAscii(buf, this.pos, 'G92 ');
+    buf[pos] = this.mandrelLetter;
+    pos = writeFixed6(buf, pos + 1, a);
+    buf[pos] = NEWLINE;
+    this.pos = pos + 1;
+    this.lines++;
+    this.a = a;
+  }
+
+  private checkCoordinate(v: number): void {
+    if (!(Math.abs(v) < COORDINATE_LIMIT)) throw planningError(this.layerIndex, COORDINATE_TEXT);
+  }
+
+  private verboseMove(x: number, a: number, b: number, n: number): void {
+    const from = `{carriage:${fmt6(this.x)} mandrel:${fmt6(this.a)} delivery_head:${fmt6(this.b)}}`;
+    const to = `{carriage:${fmt6(x)} mandrel:${fmt6(a)} delivery_head:${fmt6(b)}}`;
+    this.comment(n === 1 ? `Move ${from} -> ${to}` : `Segmented move ${from} -> ${to} in ${n} steps`);
+  }
+
+  private comment(body: string): void {
+    this.text(`; ${body}`);
+  }
+
+  /** One line of ASCII text (comments, header, init and feed). */
+  private text(line: string): void {
+    if (this.pos + line.length + 1 > this.buf.length) this.grow(line.length + 1);
+    const pos = writeAscii(this.buf, this.pos, line);
+    this.buf[pos] = NEWLINE;
+    this.pos = pos + 1;
+    this.lines++;
+  }
+
+  /** Hands out the filled part of the buffer and starts over at its beginning. */
+  private take(): Uint8Array {
+    const chunk = this.buf.subarray(0, this.pos);
+    this.pos = 0;
+    return chunk;
+  }
+
+  // Only text longer than the slack (or many long lines between two chunk boundaries) gets here.
+  private grow(need: number): void {
+    if (this.pos + need <= this.limit) return;
+    const bigger = new Uint8Array(Math.max(this.buf.length * 2, this.pos + need + LINE_ROOM));
+    bigger.set(this.buf.subarray(0, this.pos));
+    this.buf = bigger;
+    this.limit = bigger.length - LINE_ROOM;
+  }
+}

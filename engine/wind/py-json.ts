@@ -1,0 +1,42 @@
+// Python's `json.dumps(value, separators=(",", ":"))` (ASCII-only output), used to echo a
+// non-string layer tag in `union_tag_invalid` exactly as the reference implementation did.
+
+import { pyrepr } from '../numeric.ts';
+import { JsonNumber, type JsonValue } from './json-value.ts';
+
+function pyJsonString(text: string): string {
+  let out = '"';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) out += '\\"';
+    else if (c === 0x5c) out += '\\\\';
+    else if (c === 0x0a) out += '\\n';
+    else if (c === 0x0d) out += '\\r';
+    else if (c === 0x09) out += '\\t';
+    else if (c === 0x08) out += '\\b';
+    else if (c === 0x0c) out += '\\f';
+    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += text[i];
+  }
+  return `${out}"`;
+}
+
+function pyJsonNumber(n: JsonNumber): string {
+  if (n.integer !== null) return n.integer;
+  if (Number.isNaN(n.value)) return 'NaN';
+  if (n.value === Number.POSITIVE_INFINITY) return 'Infinity';
+  if (n.value === Number.NEGATIVE_INFINITY) return '-Infinity';
+  return pyrepr(n.value);
+}
+
+export function pyJsonDumps(value: JsonValue): string {
+  if (value === null) return 'null';
+  if (value === true) return 'true';
+  if (value === false) return 'false';
+  if (typeof value === 'string') return pyJsonString(value);
+  if (value instanceof JsonNumber) return pyJsonNumber(value);
+  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(',')}]`;
+  const members: string[] = [];
+  for (const [key, member] of value) members.push(`${pyJsonString(key)}:${pyJsonDumps(member)}`);
+  return `{${members.join(',')}}`;
+}

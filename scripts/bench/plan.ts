@@ -1,0 +1,61 @@
+// Planner benchmark: a definition of more than a million lines (three long helical layers and a
+// hoop) planned to a file in a fresh child process. Reports throughput (target 2,000,000 lines/s;
+// the Python reference planner manages about 77,000) and the child's peak RSS (target ≤ 120 MB).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { HelicalLayer, WindDefinition } from '../../engine/wind/types.ts';
+import type { Bench } from './report.ts';
+
+const helical = (windAngle: number, lockDegrees: number): HelicalLayer => ({
+  windType: 'helical',
+  windAngle,
+  patternNumber: 2,
+  skipIndex: 1,
+  lockDegrees,
+  leadInMM: 25,
+  leadOutDegrees: 15,
+  skipInitialNearLock: false,
+});
+
+/** 26 circuits × 2 passes × ~7000 lines per helical layer: about 1.09 million lines in all. */
+export const benchDefinition: WindDefinition = {
+  schemaVersion: '1.0',
+  mandrelParameters: { diameter: 70, windLength: 7000, endDiameter: null },
+  towParameters: { width: 7, thickness: 0.5 },
+  defaultFeedRate: 9000,
+  layers: [helical(35, 180), { windType: 'hoop', terminal: false }, helical(35, 360), helical(30, 180)],
+};
+
+interface ChildResult {
+  lines: number;
+  bytes: number;
+  seconds: number;
+  maxRssMB: number;
+}
+
+export const bench: Bench = async (report) => {
+  const dir = mkdtempSync(join(tmpdir(), 'towpath-bench-plan-'));
+  try {
+    const child = new URL('./plan-child.ts', import.meta.url).pathname;
+    // Best of three runs for throughput (the machine is shared); peak RSS is the worst of them.
+    let best: ChildResult | null = null;
+    let peak = 0;
+    for (let run = 0; run < 3; run++) {
+      const out = execFileSync(
+        process.execPath,
+        [child, JSON.stringify(benchDefinition), join(dir, 'bench.gcode')],
+        { encoding: 'utf8' },
+      );
+      const result = JSON.parse(out) as ChildResult;
+      if (best === null || result.seconds < best.seconds) best = result;
+      peak = Math.max(peak, result.maxRssMB);
+    }
+    if (best === null) return;
+    report('plan.throughput', 'lines/s', best.lines / best.seconds, 2_000_000);
+    report('plan.peak_rss', 'MB', peak, 120);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};

@@ -1,0 +1,29 @@
+import { loadConfig } from '../config.ts';
+import { startWorkstation } from '../main.ts';
+import { VERSION } from '../version.ts';
+import { type Command, UsageError } from './io.ts';
+
+export const serve: Command = {
+  summary: 'run the headless core (LAN door and winding door) until Ctrl-C',
+  usage: 'towpath serve',
+  async run(args, io) {
+    if (args.length > 0) {
+      throw new UsageError(
+        `serve takes no arguments (got '${args[0]}'); configure it with environment variables`,
+      );
+    }
+    const workstation = await startWorkstation(loadConfig(io.env));
+    io.stderr(
+      `Towpath ${VERSION} is running. Open ${workstation.urls.lan}/ ` +
+        `(winding door ${workstation.urls.winding}). Press Ctrl-C to stop.\n`,
+    );
+    await new Promise<void>((resolve) => {
+      const remove = io.onStopSignal((signal) => {
+        remove();
+        workstation.logger.info({ signal }, 'stopping');
+        workstation.stop().then(resolve, resolve);
+      });
+    });
+    return 0;
+  },
+};

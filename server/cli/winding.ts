@@ -1,0 +1,253 @@
+// `towpath plan | validate | simulate`: the winding engine on files. With --json each prints exactly
+// the body the winding door's matching route answers (spec/winding.md §7.1).
+import { realpathSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { PlanningError, SimulationError, WindFileError } from '../../engine/errors.ts';
+import { GcodeSimulator } from '../../engine/gcode/index.ts';
+import type { SimulationSummary } from '../../engine/gcode/types.ts';
+import { checkPlan, planChunks } from '../../engine/plan/index.ts';
+import type { AxisFormat, PlanSummary } from '../../engine/plan/types.ts';
+import { Utf8Validator } from '../../engine/text/utf8.ts';
+import { writeFileAtomically } from '../winding/atomic-write.ts';
+import {
+  type InputFileStream,
+  openInputFile,
+  osErrorReason,
+  readWindDefinition,
+} from '../winding/input-file.ts';
+import { defaultOutputPath } from '../winding/output-path.ts';
+import { type CliIo, type Command, FileProblem, UsageError } from './io.ts';
+import { createProgress } from './progress.ts';
+
+const NEWLINE = 0x0a;
+const NOT_A_TERMINAL = { isTTY: false, write: () => {} };
+
+function parse<T extends ParseArgsOptionsConfig>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
+  }
+}
+
+function onePath(positionals: string[], what: string): string {
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0 ? `missing ${what}` : `unexpected argument '${positionals[1]}'`,
+    );
+  }
+  return positionals[0] as string;
+}
+
+function writeJson(io: CliIo, body: unknown) {
+  io.stdout(`${JSON.stringify(body)}\n`);
+}
+
+/** Prints the failure in the route's error shape on stdout when --json asks for it, then rethrows. */
+async function withJsonErrors<T>(
+  json: boolean | undefined,
+  io: CliIo,
+  shape: (detail: string) => unknown,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (json && error instanceof Error && !(error instanceof UsageError)) writeJson(io, shape(error.message));
+    throw error;
+  }
+}
+
+function countLines(chunk: Uint8Array): number {
+  let lines = 0;
+  let at = chunk.indexOf(NEWLINE);
+  while (at !== -1) {
+    lines++;
+    at = chunk.indexOf(NEWLINE, at + 1);
+  }
+  return lines;
+}
+
+export const plan: Command = {
+  summary: 'plan a .wind definition into G-code',
+  usage: 'towpath plan <file.wind> [-o out.gcode] [--axis-format xab|xyz] [--verbose] [--json]',
+  async run(args, io) {
+    const { values, positionals } = parse(args, {
+      output: { type: 'string', short: 'o' },
+      'axis-format': { type: 'string' },
+      verbose: { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
+    const input = onePath(positionals, 'the .wind file to plan');
+    const axisFormat = values['axis-format'] ?? 'xab';
+    if (axisFormat !== 'xab' && axisFormat !== 'xyz') {
+      throw new UsageError(`--axis-format must be xab or xyz (got '${axisFormat}')`);
+    }
+    return withJsonErrors(
+      values.json,
+      io,
+      (detail) => ({ detail }),
+      async () => {
+        const definition = await readWindDefinition(input);
+        const output = resolve(values.output ?? defaultOutputPath(realpathSync(input)));
+        guardOutput(input, output);
+
+        const progress = createProgress({
+          stream: io.progress ?? NOT_A_TERMINAL,
+          label: 'Planning',
+          total: 0,
+          unit: 'lines',
+        });
+        let lines = 0;
+        let summary: PlanSummary;
+        try {
+          summary = writeFileAtomically(output, (write) => {
+            const chunks = planChunks(definition, {
+              axisFormat: axisFormat as AxisFormat,
+              verbose: values.verbose ?? false,
+            });
+            for (;;) {
+              const next = chunks.next();
+              if (next.done) return next.value;
+              write(next.value);
+              lines += countLines(next.value);
+              progress.update(lines);
+            }
+          });
+        } catch (error) {
+          if (error instanceof PlanningError) throw error;
+          throw new FileProblem(`Could not write G-code to ${output}: ${osErrorReason(error)}`);
+        } finally {
+          progress.finish();
+        }
+        const body = { commands: summary.commands, output: realpathSync(output), ...rest(summary) };
+        if (values.json) writeJson(io, body);
+        else {
+          io.stdout(
+            `Planned ${summary.commands.toLocaleString('en')} lines in ${summary.layers.length} layer(s) → ${body.output}\n` +
+              `Tow ${summary.towMeters.toFixed(2)} m, estimated time ${duration(summary.timeSeconds)}\n`,
+          );
+        }
+        return 0;
+      },
+    );
+  },
+};
+
+export const validate: Command = {
+  summary: 'check a .wind definition (schema and planning) without writing G-code',
+  usage: 'towpath validate <file.wind> [--json]',
+  async run(args, io) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+    const input = onePath(positionals, 'the .wind file to validate');
+    return withJsonErrors(
+      values.json,
+      io,
+      (detail) => ({ status: 'error', detail }),
+      async () => {
+        checkPlan(await readWindDefinition(input));
+        if (values.json) writeJson(io, { status: 'ok', path: input });
+        else io.stdout(`${input} is valid\n`);
+        return 0;
+      },
+    );
+  },
+};
+
+export const simulate: Command = {
+  summary: 'simulate a G-code program: time, distance and tow',
+  usage: 'towpath simulate <file.gcode> [--json]',
+  async run(args, io) {
+    const { values, positionals } = parse(args, { json: { type: 'boolean' } });
+    const input = onePath(positionals, 'the G-code file to simulate');
+    return withJsonErrors(
+      values.json,
+      io,
+      (detail) => ({ detail }),
+      async () => {
+        let chunks: InputFileStream;
+        try {
+          chunks = await openInputFile(input, 'gcode');
+        } catch (error) {
+          throw error instanceof SimulationError ? new FileProblem(error.message) : error;
+        }
+        const total = chunks.size;
+        const progress = createProgress({
+          stream: io.progress ?? NOT_A_TERMINAL,
+          label: 'Simulating',
+          total,
+          unit: 'bytes',
+        });
+        const utf8 = new Utf8Validator();
+        const simulator = new GcodeSimulator();
+        let done = 0;
+        let summary: SimulationSummary;
+        try {
+          for await (const chunk of chunks) {
+            utf8.push(chunk);
+            if (utf8.invalidAt !== -1) break;
+            simulator.push(chunk);
+            done += chunk.byteLength;
+            progress.update(done);
+          }
+          utf8.end();
+          if (utf8.invalidAt !== -1) {
+            throw new FileProblem(
+              `Could not read G-code at ${input}: not valid UTF-8 (byte ${utf8.invalidAt})`,
+            );
+          }
+          summary = simulator.finish();
+        } finally {
+          progress.finish();
+        }
+        if (values.json) writeJson(io, summary);
+        else {
+          io.stdout(
+            `${summary.commands.toLocaleString('en')} commands, ${summary.moves.toLocaleString('en')} moves\n` +
+              `Distance ${(summary.total_distance_mm / 1000).toFixed(2)} m at ${summary.average_feed_rate_mmpm.toFixed(0)} mm/min on average, estimated time ${duration(summary.estimated_time_s)}\n`,
+          );
+        }
+        return 0;
+      },
+    );
+  },
+};
+
+/** The output rules of spec/winding.md §7.3 that apply on the command line too. */
+function guardOutput(input: string, output: string) {
+  let existing: ReturnType<typeof statSync> | undefined;
+  try {
+    existing = statSync(output);
+  } catch {
+    return;
+  }
+  if (realpathSync(output) === realpathSync(input)) {
+    throw new FileProblem(`Output path '${output}' would overwrite the input file`);
+  }
+  if (!existing.isFile()) throw new FileProblem(`Could not write G-code to ${output}: not a regular file`);
+}
+
+function rest(summary: PlanSummary) {
+  return {
+    timeSeconds: summary.timeSeconds,
+    towMeters: summary.towMeters,
+    axisFormat: summary.axisFormat,
+    layers: summary.layers,
+  };
+}
+
+function duration(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const r = s % 60;
+  return h > 0 ? `${h} h ${m} min ${r} s` : m > 0 ? `${m} min ${r} s` : `${r} s`;
+}
+
+/** Exit code for an engine error: 2 for file and schema problems, 1 for planning and simulation. */
+export function windingExitCode(error: unknown): number | undefined {
+  if (error instanceof WindFileError || error instanceof FileProblem) return 2;
+  if (error instanceof PlanningError || error instanceof SimulationError) return 1;
+  return undefined;
+}

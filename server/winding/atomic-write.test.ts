@@ -1,0 +1,44 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeTempDir } from '../testing/workstation.ts';
+import { writeFileAtomically } from './atomic-write.ts';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe('writeFileAtomically', () => {
+  it('writes every chunk, reusing the producer buffer safely', async () => {
+    const dir = await makeTempDir();
+    const target = join(dir, 'out.gcode');
+    const buffer = new Uint8Array(4);
+    const result = writeFileAtomically(target, (write) => {
+      for (const part of ['G0 X', '1\nG0', ' X2\n']) {
+        buffer.set(bytes(part));
+        write(buffer.subarray(0, part.length));
+      }
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(await readFile(target, 'utf8')).toBe('G0 X1\nG0 X2\n');
+    expect(await readdir(dir)).toEqual(['out.gcode']);
+  });
+
+  it('leaves the previous file intact and no temporary file when the producer fails', async () => {
+    const dir = await makeTempDir();
+    const target = join(dir, 'out.gcode');
+    await writeFile(target, 'previous program\n');
+    expect(() =>
+      writeFileAtomically(target, (write) => {
+        write(bytes('G0 X1\n'));
+        throw new Error('planning failed half way');
+      }),
+    ).toThrow('planning failed half way');
+    expect(await readFile(target, 'utf8')).toBe('previous program\n');
+    expect(await readdir(dir)).toEqual(['out.gcode']);
+  });
+
+  it('fails before writing anything when the folder does not exist', async () => {
+    const dir = await makeTempDir();
+    expect(() => writeFileAtomically(join(dir, 'missing', 'out.gcode'), () => 0)).toThrow(/ENOENT/);
+  });
+});
