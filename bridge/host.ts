@@ -1,0 +1,163 @@
+// Client for the task host's local REST API (spec §1, §5.2). Built on node:http rather than fetch
+// so that nothing is added behind our back (no Origin, no redirects followed, no retries) and one
+// timer can cover connect, headers and the whole body.
+import http from 'node:http';
+import https from 'node:https';
+import type { BridgeEnv, HostSettings } from './config.ts';
+import { BridgeError } from './errors.ts';
+import { type ResolvedToken, resolveToken } from './token.ts';
+import { VERSION } from './version.ts';
+
+export type HostMethod = 'GET' | 'POST' | 'PATCH';
+
+export interface HostRequest {
+  method: HostMethod;
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface HostSuccess {
+  status: number;
+  /** `undefined` when the host answered success without data (empty, non-JSON, null, no envelope). */
+  data: unknown;
+}
+
+export interface HostClientOptions {
+  agent?: http.Agent;
+  platform?: NodeJS.Platform;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+type Body = { kind: 'empty' } | { kind: 'nonJson' } | { kind: 'json'; value: unknown };
+
+function parseBody(raw: Buffer): Body {
+  const text = raw.toString('utf8');
+  if (text.trim() === '') return { kind: 'empty' };
+  try {
+    return { kind: 'json', value: JSON.parse(text) };
+  } catch {
+    return { kind: 'nonJson' };
+  }
+}
+
+export class HostClient {
+  readonly settings: HostSettings;
+  readonly env: BridgeEnv;
+  /** Requests attempted so far: the CLI's exit code tells "failed before any request" apart. */
+  requests = 0;
+  private readonly agent: http.Agent | undefined;
+  private readonly platform: NodeJS.Platform;
+
+  constructor(settings: HostSettings, env: BridgeEnv, options: HostClientOptions = {}) {
+    this.settings = settings;
+    this.env = env;
+    this.agent = options.agent;
+    this.platform = options.platform ?? process.platform;
+  }
+
+  token(): ResolvedToken {
+    return resolveToken(this.settings.envToken, this.env, this.platform);
+  }
+
+  unavailable(): BridgeError {
+    return new BridgeError(
+      'APP_UNAVAILABLE',
+      `Cannot connect to the task host at ${this.settings.url}. Is Super Productivity running with its local REST API enabled?`,
+    );
+  }
+
+  async request(request: HostRequest): Promise<HostSuccess> {
+    const token = this.token();
+    const { status, body } = await this.exchange(request, token);
+    return classify(status, body, token);
+  }
+
+  private exchange(request: HostRequest, token: ResolvedToken): Promise<{ status: number; body: Body }> {
+    this.requests++;
+    const { url, timeoutMs } = this.settings;
+    let target = `${url}${request.path}`;
+    const query = Object.entries(request.query ?? {});
+    if (query.length > 0)
+      target += `?${query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}`;
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'User-Agent': `towpath-bridge/${VERSION}`,
+    };
+    let payload: Buffer | undefined;
+    if (request.body !== undefined) {
+      payload = Buffer.from(JSON.stringify(request.body), 'utf8');
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = String(payload.length);
+    }
+    if (token.token) headers.Authorization = `Bearer ${token.token}`;
+    const transport = target.startsWith('https:') ? https : http;
+
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (error: BridgeError | undefined, value?: { status: number; body: Body }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (error) reject(error);
+        else if (value) resolve(value);
+      };
+      const req = transport.request(target, { method: request.method, headers, agent: this.agent });
+      const timer = setTimeout(() => {
+        const note = request.method === 'GET' ? '' : '; the change may or may not have been applied';
+        finish(new BridgeError('TIMEOUT', `The task host did not answer within ${timeoutMs} ms${note}`));
+        req.destroy();
+      }, timeoutMs);
+      req.on('error', () => finish(this.unavailable()));
+      req.on('response', (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', () => finish(this.unavailable()));
+        res.on('aborted', () => finish(this.unavailable()));
+        res.on('end', () =>
+          finish(undefined, { status: res.statusCode ?? 0, body: parseBody(Buffer.concat(chunks)) }),
+        );
+      });
+      req.end(payload);
+    });
+  }
+}
+
+function classify(status: number, body: Body, token: ResolvedToken): HostSuccess {
+  const envelope = body.kind === 'json' && isObject(body.value) ? body.value : undefined;
+  const error = envelope && isObject(envelope.error) ? envelope.error : undefined;
+
+  if (status === 401) {
+    const hostMessage = typeof error?.message === 'string' ? error.message : undefined;
+    const message =
+      token.source === 'none'
+        ? 'The task host requires an access token and none was found (set TASK_HOST_TOKEN or enable the token in Super Productivity)'
+        : `The task host rejected the access token from ${token.source}`;
+    const details: Record<string, unknown> = { status, tokenSource: token.source };
+    if (hostMessage !== undefined) details.hostMessage = hostMessage;
+    throw new BridgeError('UNAUTHORIZED', message, details);
+  }
+
+  const hostFailure = () => {
+    if (error && typeof error.code === 'string' && error.code !== '') {
+      const details: Record<string, unknown> = { status };
+      if (error.details !== undefined) details.hostDetails = error.details;
+      const message = typeof error.message === 'string' ? error.message : '';
+      return new BridgeError(error.code, message, details);
+    }
+    return new BridgeError('APP_ERROR', `Host answered HTTP ${status} without an error envelope`, { status });
+  };
+
+  if (status >= 200 && status < 300) {
+    if (envelope?.ok === true) return { status, data: envelope.data ?? undefined };
+    if (envelope?.ok === false) throw hostFailure();
+    return { status, data: undefined };
+  }
+  if (envelope?.ok === true)
+    throw new BridgeError('APP_ERROR', `Host answered HTTP ${status} with ok:true`, { status });
+  if (envelope?.ok === false) throw hostFailure();
+  throw new BridgeError('APP_ERROR', `Host answered HTTP ${status} without an error envelope`, { status });
+}

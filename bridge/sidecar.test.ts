@@ -1,0 +1,68 @@
+// The built single executable (scripts/build-sidecar.ts) runs without Node: health against the
+// fake host and tools/list over stdio. Builds it first when missing or older than the sources.
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, runNode } from '../server/testing/process.ts';
+import { type FakeHost, startFakeHost } from './fake-host/server.ts';
+import { connectMcp } from './test-support.ts';
+
+const SIDECAR = join(
+  REPO_ROOT,
+  'dist',
+  'sidecar',
+  process.platform === 'win32' ? 'towpath-bridge.exe' : 'towpath-bridge',
+);
+
+function newestSource(): number {
+  const sources = [join(REPO_ROOT, 'scripts', 'build-sidecar.ts'), join(REPO_ROOT, 'package.json')];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) sources.push(path);
+    }
+  };
+  walk(join(REPO_ROOT, 'bridge'));
+  return Math.max(...sources.map((path) => statSync(path).mtimeMs));
+}
+
+describe('sidecar executable', () => {
+  let host: FakeHost;
+
+  beforeAll(async () => {
+    if (!existsSync(SIDECAR) || statSync(SIDECAR).mtimeMs < newestSource()) {
+      const build = await runNode('scripts/build-sidecar.ts', []);
+      expect(build.code, build.stderr).toBe(0);
+    }
+    host = await startFakeHost({ version: '18.17.0', token: 'side', seed: 'clean' });
+  }, 180_000);
+  afterAll(() => host?.close());
+
+  it('answers health --format json against the fake host', async () => {
+    const { stdout } = await promisify(execFile)(SIDECAR, ['health', '--format', 'json'], {
+      env: { TASK_HOST_URL: host.url, TASK_HOST_TOKEN: 'side', HOME: '/nonexistent' },
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      hostUrl: host.url,
+      server: 'up',
+      rendererReady: true,
+      tokenSource: 'env',
+      taskCount: 4,
+      currentTaskId: null,
+    });
+  });
+
+  it('lists the 16 tools over stdio', async () => {
+    const { client } = await connectMcp(SIDECAR, ['mcp'], { TASK_HOST_URL: host.url, HOME: '/nonexistent' });
+    try {
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(16);
+      expect(client.getServerVersion()?.name).toBe('towpath-bridge');
+    } finally {
+      await client.close();
+    }
+  });
+});

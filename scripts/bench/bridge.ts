@@ -1,0 +1,93 @@
+// Task bridge figures (issue 6): the MCP server's overhead on get_task over a direct host call,
+// and `tasks list --limit 20` against 100,000 tasks, each beside the host's own time.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startFakeHost } from '../../bridge/fake-host/server.ts';
+import { connectMcp } from '../../bridge/test-support.ts';
+import type { Bench } from './report.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SIDECAR = `${ROOT}dist/sidecar/towpath-bridge`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+function getJson(url: string, agent: http.Agent): Promise<void> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent, headers: { Accept: 'application/json' } }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      })
+      .on('error', reject);
+  });
+}
+
+export const bench: Bench = async (report) => {
+  const host = await startFakeHost({ version: '18.10.0', seed: 'clean' });
+  const agent = new http.Agent({ keepAlive: true });
+  try {
+    const { client } = await connectMcp(process.execPath, ['bridge/cli.ts', 'mcp'], {
+      TASK_HOST_URL: host.url,
+    });
+    const rounds = 400;
+    const viaMcp: number[] = [];
+    const direct: number[] = [];
+    for (let i = 0; i < 50; i++) await client.callTool({ name: 'get_task', arguments: { id: 't1' } }); // warm-up
+    for (let i = 0; i < rounds; i++) {
+      let t0 = performance.now();
+      await client.callTool({ name: 'get_task', arguments: { id: 't1' } });
+      viaMcp.push(performance.now() - t0);
+      t0 = performance.now();
+      await getJson(`${host.url}/tasks/t1`, agent);
+      direct.push(performance.now() - t0);
+    }
+    await client.close();
+    report('bridge.mcp.get_task.median', 'ms', median(viaMcp), null);
+    report('bridge.host.get_task.median', 'ms', median(direct), null);
+    report('bridge.mcp.get_task.overhead', 'ms', median(viaMcp) - median(direct), 1);
+  } finally {
+    await host.close();
+  }
+
+  const big = await startFakeHost({ version: '18.10.0', seed: 'big:100000' });
+  try {
+    const hostTimes: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      await getJson(`${big.url}/tasks`, agent);
+      hostTimes.push(performance.now() - t0);
+    }
+    const wall = async (command: string, args: string[]) => {
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const t0 = performance.now();
+        await promisify(execFile)(command, [...args, 'tasks', 'list', '--limit', '20'], {
+          cwd: ROOT,
+          env: { TASK_HOST_URL: big.url, HOME: '/nonexistent' },
+          maxBuffer: 1 << 20,
+        });
+        times.push(performance.now() - t0);
+      }
+      return median(times);
+    };
+    report('bridge.host.tasks_100k.response', 'ms', median(hostTimes), null);
+    report(
+      'bridge.cli.tasks_list_limit20_100k.wall',
+      'ms',
+      await wall(process.execPath, ['bridge/cli.ts']),
+      400,
+    );
+    // The shipped form, when `npm run build:sidecar` has produced it (the bench does not build).
+    if (existsSync(SIDECAR))
+      report('bridge.sidecar.tasks_list_limit20_100k.wall', 'ms', await wall(SIDECAR, []), 400);
+  } finally {
+    agent.destroy();
+    await big.close();
+  }
+};
