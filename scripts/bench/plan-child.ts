@@ -1,7 +1,7 @@
 // Child process of the plan benchmark (plan.ts): plans one definition to a file with a plain
 // synchronous write loop and prints {lines, bytes, seconds, maxRssMB} as JSON. A fresh process so
 // that the peak RSS belongs to this job alone.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { planChunks } from '../../engine/plan/index.ts';
 import type { WindDefinition } from '../../engine/wind/types.ts';
 
@@ -31,6 +31,21 @@ console.log(
     lines: step.value.commands,
     bytes,
     seconds,
-    maxRssMB: process.resourceUsage().maxRSS / 1024,
+    maxRssMB: peakRssKiB() / 1024,
   }),
 );
+
+/**
+ * Peak resident memory of this process. On Linux getrusage's maxrss survives exec, so a child
+ * forked from a large parent (the bench runner after other benchmarks) would report the parent's
+ * size; VmHWM belongs to this process image alone.
+ */
+function peakRssKiB(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match?.[1]) return Number(match[1]);
+  } catch {
+    // not Linux: fall through
+  }
+  return process.resourceUsage().maxRSS;
+}
