@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, defaultDataDir, loadConfig } from './config.ts';
 
@@ -8,7 +9,7 @@ describe('loadConfig', () => {
   it('gives the documented defaults', () => {
     const config = loadConfig({}, linux);
     expect(config.lan).toEqual({ host: '0.0.0.0', port: 4001 });
-    expect(config.winding).toEqual({ host: '127.0.0.1', port: 8000 });
+    expect(config.winding).toEqual({ host: '127.0.0.1', port: 8000, allowedRoots: ['/home/op', tmpdir()] });
     expect(config.dataDir).toBe('/home/op/.local/share/towpath');
     expect(config.logLevel).toBe('info');
     expect(config.machineRemoteControl).toBe(false);
@@ -29,7 +30,7 @@ describe('loadConfig', () => {
       linux,
     );
     expect(config.lan).toEqual({ host: '127.0.0.1', port: 0 });
-    expect(config.winding).toEqual({ host: '::1', port: 8123 });
+    expect(config.winding).toMatchObject({ host: '::1', port: 8123 });
     expect(config.dataDir).toBe('/srv/towpath');
     expect(config.logLevel).toBe('debug');
     expect(config.machineRemoteControl).toBe(true);
@@ -93,5 +94,135 @@ describe('defaultDataDir', () => {
         { platform: 'win32', home: 'C:\\Users\\op' },
       ),
     ).toBe(join('C:\\Users\\op\\AppData\\Roaming', 'towpath'));
+  });
+});
+
+describe('loadConfig: dashboard API (spec §18)', () => {
+  it('gives the documented defaults', () => {
+    const { api, warnings } = loadConfig({}, linux);
+    expect(api).toMatchObject({
+      jwtExpirationSeconds: 7200,
+      bootstrapAdmin: null,
+      userLimit: 0,
+      login: { maxAttempts: 5, ipMaxAttempts: 20, windowSeconds: 300, lockSeconds: 300 },
+      trustProxyHops: 0,
+      datasource: {
+        mintUserPerMinute: 60,
+        mintPublicIpPerMinute: 30,
+        mintShareTokenPerMinute: 60,
+        sessionTtlSeconds: 300,
+      },
+      gateway: {
+        introspectionPerMinute: 600,
+        revokedTokensPerMinute: 600,
+        revokedTokensMaxBatch: 500,
+        runtimeMetricsUrl: null,
+      },
+      revokeEventRetentionSeconds: 86400,
+      policyEditLock: false,
+      graphiql: false,
+      corsOrigins: [],
+      configuredSecrets: {},
+    });
+    expect(warnings).toEqual([]);
+  });
+
+  it('reads durations, flags, origins and the bootstrap admin', () => {
+    const { api } = loadConfig(
+      {
+        JWT_TIME_EXPIRATION: '15m',
+        CREATE_ADMIN: 'TRUE',
+        ADMIN_EMAIL: ' Boss@Example.COM ',
+        ADMIN_PASSWORD: 'Str0ng-password!',
+        POLICY_EDIT_LOCK: '1',
+        GRAPHIQL: '1',
+        CORS_ORIGINS: 'http://a.example, http://b.example',
+        API_TRUST_PROXY_HOPS: '2',
+        JWT_SECRET: 's'.repeat(32),
+      },
+      linux,
+    );
+    expect(api.jwtExpirationSeconds).toBe(900);
+    expect(api.bootstrapAdmin).toEqual({ email: 'boss@example.com', password: 'Str0ng-password!' });
+    expect([api.policyEditLock, api.graphiql, api.trustProxyHops]).toEqual([true, true, 2]);
+    expect(api.corsOrigins).toEqual(['http://a.example', 'http://b.example']);
+    expect(api.configuredSecrets).toEqual({ JWT_SECRET: 's'.repeat(32) });
+  });
+
+  it('clamps out-of-range integers with a warning', () => {
+    const { api, warnings } = loadConfig({ AUTH_LOGIN_MAX_ATTEMPTS: '0', JWT_TIME_EXPIRATION: '40d' }, linux);
+    expect(api.login.maxAttempts).toBe(1);
+    expect(api.jwtExpirationSeconds).toBe(30 * 86400);
+    expect(warnings).toEqual([
+      'JWT_TIME_EXPIRATION=3456000 is out of range (60–2592000); using 2592000',
+      'AUTH_LOGIN_MAX_ATTEMPTS=0 is out of range (1–10000); using 1',
+    ]);
+  });
+
+  it.each([
+    [{ USER_LIMIT: '2.5' }, 'invalid USER_LIMIT="2.5": USER_LIMIT must be an integer'],
+    [
+      { API_TRUST_PROXY_HOPS: '17' },
+      'invalid API_TRUST_PROXY_HOPS="17": API_TRUST_PROXY_HOPS must be an integer between 0 and 16',
+    ],
+    [
+      { POLICY_EDIT_LOCK: 'yes' },
+      'invalid POLICY_EDIT_LOCK="yes": POLICY_EDIT_LOCK must be 1, true, 0 or false',
+    ],
+    [
+      { JWT_TIME_EXPIRATION: '2 hours' },
+      'invalid JWT_TIME_EXPIRATION="2 hours": JWT_TIME_EXPIRATION must be seconds or a number followed by s, m, h or d',
+    ],
+    [{ CREATE_ADMIN: 'true' }, 'CREATE_ADMIN=true needs ADMIN_EMAIL'],
+    [{ CREATE_ADMIN: 'true', ADMIN_EMAIL: 'a@b.cd' }, 'CREATE_ADMIN=true needs ADMIN_PASSWORD'],
+    [
+      { CREATE_ADMIN: 'true', ADMIN_EMAIL: 'nope', ADMIN_PASSWORD: 'Str0ng-password!' },
+      'invalid ADMIN_EMAIL="nope": Invalid email address',
+    ],
+    [
+      { CREATE_ADMIN: 'true', ADMIN_EMAIL: 'a@b.cd', ADMIN_PASSWORD: 'password' },
+      'ADMIN_PASSWORD is too weak: Password must be at least 12 characters long and contain an uppercase letter, a lowercase letter, a digit and a symbol',
+    ],
+    [{ JWT_SECRET: 'short' }, 'JWT_SECRET must be at least 32 bytes (got 5)'],
+    [{ GATEWAY_SERVICE_TOKEN: 'x'.repeat(31) }, 'GATEWAY_SERVICE_TOKEN must be at least 32 bytes (got 31)'],
+    [
+      { CREDENTIAL_ENCRYPTION_KEY: Buffer.alloc(16).toString('base64') },
+      'CREDENTIAL_ENCRYPTION_KEY must be 32 bytes encoded as base64',
+    ],
+    [
+      { JWT_SECRET: 'k'.repeat(32), JWT_GATEWAY_SECRET: 'k'.repeat(32) },
+      'JWT_GATEWAY_SECRET must differ from JWT_SECRET',
+    ],
+    [
+      { GATEWAY_RUNTIME_METRICS_URL: 'ftp://x' },
+      'invalid GATEWAY_RUNTIME_METRICS_URL="ftp://x": GATEWAY_RUNTIME_METRICS_URL must be an http(s) URL',
+    ],
+  ])('refuses %j with one clear line that never echoes a secret', (env, message) => {
+    expect(() => loadConfig(env as Record<string, string>, linux)).toThrow(new ConfigError(message));
+  });
+
+  it('accepts base64url and base64 encryption keys of 32 bytes', () => {
+    const key = Buffer.alloc(32, 7);
+    for (const encoded of [key.toString('base64'), key.toString('base64url')]) {
+      expect(
+        loadConfig({ CREDENTIAL_ENCRYPTION_KEY: encoded }, linux).api.configuredSecrets
+          .CREDENTIAL_ENCRYPTION_KEY,
+      ).toBe(encoded);
+    }
+  });
+});
+
+describe('WINDING_ALLOWED_ROOTS', () => {
+  it('splits on the path delimiter, trims, drops empty entries and resolves relative ones', () => {
+    expect(
+      loadConfig({ WINDING_ALLOWED_ROOTS: ' /srv/jobs :: relative/dir :/tmp ' }, linux).winding.allowedRoots,
+    ).toEqual(['/srv/jobs', resolve('relative/dir'), '/tmp']);
+  });
+
+  it('falls back to home and the temp folder when unset or only delimiters', () => {
+    expect(loadConfig({ WINDING_ALLOWED_ROOTS: ' : ' }, linux).winding.allowedRoots).toEqual([
+      '/home/op',
+      tmpdir(),
+    ]);
   });
 });

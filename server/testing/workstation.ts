@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { onTestFinished } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { startWorkstation, type Workstation } from '../main.ts';
+import { type StartOptions, startWorkstation, type Workstation } from '../main.ts';
+import { TEST_ARGON2_COST } from './argon2.ts';
 
 export interface TestWorkstation extends Workstation {
   root: string;
@@ -22,9 +23,20 @@ export async function makeTempDir(prefix = 'towpath-test-'): Promise<string> {
   return dir;
 }
 
+export { TEST_ARGON2_COST };
+
+export interface TestWorkstationOptions {
+  /** Reuse a folder (and so a data dir) of an earlier test workstation, e.g. to test a restart. */
+  root?: string;
+  dashboardApi?: StartOptions['dashboardApi'];
+}
+
 /** Starts a workstation whose renderer folder holds a stand-in index.html and one asset. */
-export async function startTestWorkstation(env: Record<string, string> = {}): Promise<TestWorkstation> {
-  const root = await makeTempDir();
+export async function startTestWorkstation(
+  env: Record<string, string> = {},
+  options: TestWorkstationOptions = {},
+): Promise<TestWorkstation> {
+  const root = options.root ?? (await makeTempDir());
   const rendererDir = join(root, 'renderer');
   await mkdir(join(rendererDir, 'assets'), { recursive: true });
   await writeFile(join(rendererDir, 'index.html'), TEST_INDEX_HTML);
@@ -38,14 +50,17 @@ export async function startTestWorkstation(env: Record<string, string> = {}): Pr
   });
   const workstation = await startWorkstation(
     { ...config, rendererDir },
-    { logger: pino({ level: 'silent' }) },
+    {
+      logger: pino({ level: 'silent' }),
+      dashboardApi: { argon2Cost: TEST_ARGON2_COST, ...options.dashboardApi },
+    },
   );
   return {
     ...workstation,
     root,
     dispose: async () => {
       await workstation.stop();
-      await rm(root, { recursive: true, force: true });
+      if (!options.root) await rm(root, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,172 @@
+// The dashboard API's figures (issue 5): `me` throughput and p99 at 32 connections with a valid
+// session on a real workstation, beside a bare graphql-yoga "hello" server measured in the same run
+// (target ≥ 3,000 `me`/s on 2 cores), and the `authUser` median with the spec's Argon2id cost.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSchema, createYoga } from 'graphql-yoga';
+import { pino } from 'pino';
+import { loadConfig } from '../../server/config.ts';
+import { startWorkstation } from '../../server/main.ts';
+import type { Bench } from './report.ts';
+
+// The fields of autocannon's options and result used here (the package ships no typings).
+interface LoadOptions {
+  url: string;
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+  connections: number;
+  duration: number;
+  workers: number;
+  expectBody: string;
+  warmup: { connections: number; duration: number };
+}
+interface LoadResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  mismatches: number;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (
+  options: LoadOptions,
+) => Promise<LoadResult>;
+
+const CONNECTIONS = 32;
+const LOAD_SECONDS = 5;
+const WARMUP_SECONDS = 1;
+const AUTH_SAMPLES = 15;
+const ADMIN_EMAIL = 'bench@towpath.test';
+const ADMIN_PASSWORD = 'Bench-passw0rd!x';
+const ME_QUERY = '{ me { _id email role active } }';
+
+async function post(url: string, query: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+/**
+ * 32 connections for a few seconds after a short warm-up. The load runs in a worker thread so the
+ * server under test keeps this thread (and a core) to itself. Every answer must equal `expected`.
+ */
+async function load(url: string, query: string, headers: Record<string, string>, expected: string) {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify({ query }),
+    connections: CONNECTIONS,
+    duration: LOAD_SECONDS,
+    workers: 1,
+    expectBody: expected,
+    warmup: { connections: CONNECTIONS, duration: WARMUP_SECONDS },
+  });
+  const wrong = result.errors + result.timeouts + result.non2xx + result.mismatches;
+  if (wrong > 0 || result.requests.total === 0)
+    throw new Error(
+      `load on ${url} had ${result.errors} errors, ${result.timeouts} timeouts, ` +
+        `${result.non2xx} non-2xx and ${result.mismatches} unexpected bodies of ${result.requests.total}`,
+    );
+  return result;
+}
+
+/** A bare graphql-yoga on node:http with one `hello` query: the ceiling to compare `me` with. */
+async function startHelloServer(): Promise<{ url: string; server: Server }> {
+  const yoga = createYoga({
+    schema: createSchema({
+      typeDefs: 'type Query { hello: String! }',
+      resolvers: { Query: { hello: () => 'world' } },
+    }),
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: false,
+    logging: false,
+  });
+  const server = createServer(yoga);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/graphql`, server };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+}
+
+export const bench: Bench = async (report) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'towpath-bench-graphql-'));
+  const hello = await startHelloServer();
+  try {
+    const config = loadConfig({
+      PORT: '0',
+      WINDING_PORT: '0',
+      HOST: '127.0.0.1',
+      TOWPATH_DATA_DIR: dataDir,
+      CREATE_ADMIN: 'true',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD,
+    });
+    // No argon2Cost override: the spec's m = 19456 KiB, t = 2, p = 1.
+    const ws = await startWorkstation(config, { logger: pino({ level: 'silent' }) });
+    try {
+      const graphqlUrl = `${ws.urls.lan}/graphql`;
+
+      // authUser, one at a time (each sign-in succeeds, so the login throttle never engages).
+      const signIn = `mutation { authUser(email: "${ADMIN_EMAIL}", password: "${ADMIN_PASSWORD}") { token } }`;
+      const durations: number[] = [];
+      let token = '';
+      for (let i = 0; i < AUTH_SAMPLES + 1; i++) {
+        const t0 = performance.now();
+        const answer = await post(graphqlUrl, signIn);
+        const elapsed = performance.now() - t0;
+        token =
+          (JSON.parse(answer.body) as { data?: { authUser?: { token?: string } } }).data?.authUser?.token ??
+          '';
+        if (!token) throw new Error(`authUser failed: ${answer.status} ${answer.body}`);
+        // The first sign-in also pays for warming the route; it is left out.
+        if (i > 0) durations.push(elapsed);
+      }
+      report('graphql.authUser.median', 'ms', median(durations), null);
+
+      const session = { authorization: `Bearer ${token}` };
+      const meAnswer = await post(graphqlUrl, ME_QUERY, session);
+      if (meAnswer.status !== 200 || !meAnswer.body.includes(ADMIN_EMAIL))
+        throw new Error(`me failed: ${meAnswer.status} ${meAnswer.body}`);
+      const helloAnswer = await post(hello.url, '{ hello }');
+      if (helloAnswer.status !== 200 || !helloAnswer.body.includes('world'))
+        throw new Error(`hello failed: ${helloAnswer.status} ${helloAnswer.body}`);
+
+      const helloLoad = await load(hello.url, '{ hello }', {}, helloAnswer.body);
+      const meLoad = await load(graphqlUrl, ME_QUERY, session, meAnswer.body);
+
+      report('graphql.me.rate', 'requests/s', meLoad.requests.average, 3000);
+      report('graphql.me.p99', 'ms', meLoad.latency.p99, null);
+      report('graphql.yoga_hello.rate', 'requests/s', helloLoad.requests.average, null);
+      report('graphql.yoga_hello.p99', 'ms', helloLoad.latency.p99, null);
+      report(
+        'graphql.me.rate_vs_yoga_hello',
+        'ratio',
+        meLoad.requests.average / helloLoad.requests.average,
+        null,
+      );
+    } finally {
+      await ws.stop();
+    }
+  } finally {
+    hello.server.closeAllConnections();
+    await new Promise<void>((resolve) => hello.server.close(() => resolve()));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+};

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { clientIp, isLoopbackIp, normaliseIp } from './client-ip.ts';
+import { isValidEmail, normaliseEmail } from './email.ts';
+import { isStrongPassword } from './password-policy.ts';
+import { createArgon2Hasher, SPEC_ARGON2_COST } from './passwords.ts';
+import { SessionTokens } from './sessions.ts';
+import { isEntityId, newEntityId, TokenHasher } from './tokens.ts';
+
+describe('client IP (§5.6)', () => {
+  it.each([
+    [' "10.0.0.1" ', '10.0.0.1'],
+    ['10.0.0.1:5555', '10.0.0.1'],
+    ['[2001:DB8::1]:443', '2001:db8::1'],
+    ['fe80::1%eth0', 'fe80::1'],
+    ['::ffff:192.168.1.2', '192.168.1.2'],
+    ['not-an-ip', null],
+    ['', null],
+  ])('normalises %j to %j', (raw, expected) => {
+    expect(normaliseIp(raw)).toBe(expected);
+  });
+
+  it('takes the N-th X-Forwarded-For entry from the right, else the socket', () => {
+    expect(clientIp('::ffff:127.0.0.1', '1.1.1.1, 2.2.2.2', 0)).toBe('127.0.0.1');
+    expect(clientIp('127.0.0.1', ['9.9.9.9, 1.1.1.1', '2.2.2.2'], 1)).toBe('2.2.2.2');
+    expect(clientIp('127.0.0.1', '9.9.9.9, 1.1.1.1, 2.2.2.2', 2)).toBe('1.1.1.1');
+    expect(clientIp('127.0.0.1', '2.2.2.2', 2)).toBe('127.0.0.1');
+    expect(clientIp('127.0.0.1', 'garbage, 2.2.2.2', 2)).toBe('127.0.0.1');
+    expect(clientIp('127.0.0.1', undefined, 1)).toBe('127.0.0.1');
+  });
+
+  it('knows loopback addresses', () => {
+    expect([isLoopbackIp('127.3.4.5'), isLoopbackIp('::1'), isLoopbackIp('::ffff:127.0.0.1')]).toEqual([
+      true,
+      true,
+      true,
+    ]);
+    expect([isLoopbackIp('10.0.0.1'), isLoopbackIp(undefined)]).toEqual([false, false]);
+  });
+});
+
+describe('emails and passwords', () => {
+  it.each([
+    ['a@b.co', true],
+    ['first.last+tag@mail.example.org', true],
+    ['a@b', false],
+    ['a@b.c', false],
+    ['a@b.c0', false],
+    ['a b@c.de', false],
+    ['a@@c.de', false],
+    ['a@-b.de', false],
+    [`${'x'.repeat(65)}@c.de`, false],
+  ])('%s valid: %s', (email, valid) => {
+    expect(isValidEmail(normaliseEmail(email))).toBe(valid);
+  });
+
+  it.each([
+    ['Str0ng-password!', true],
+    ['Sh0rt-pw!', false],
+    ['alllowercase-1!', false],
+    ['ALLUPPERCASE-1!', false],
+    ['NoDigits-here!', false],
+    ['NoSymbols1here', false],
+    ['Spaces 0nly Aa  ', false],
+    [`Aa1!${'x'.repeat(1021)}`, false],
+  ])('password %j strong: %s', (password, strong) => {
+    expect(isStrongPassword(password)).toBe(strong);
+  });
+});
+
+describe('Argon2id', () => {
+  it('hashes with the spec parameters and asks for a rehash when they differ', async () => {
+    const hasher = await createArgon2Hasher(SPEC_ARGON2_COST);
+    const stored = await hasher.hash('Str0ng-password!');
+    expect(stored).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(await hasher.verify(stored, 'Str0ng-password!')).toBe(true);
+    expect(await hasher.verify(stored, 'wrong')).toBe(false);
+    expect(await hasher.verify('garbage', 'x')).toBe(false);
+    expect(hasher.needsRehash(stored)).toBe(false);
+    expect(hasher.dummyHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    const cheap = await createArgon2Hasher({ memoryCost: 1024, timeCost: 1, parallelism: 1 });
+    expect(cheap.needsRehash(stored)).toBe(true);
+  });
+});
+
+describe('session tokens', () => {
+  it('sign and verify with expiry from the injected clock', async () => {
+    let now = Date.parse('2030-01-01T00:00:00Z');
+    const sessions = new SessionTokens('s'.repeat(32), 120, () => now);
+    const token = await sessions.sign({ id: 'u1', sessionVersion: 3, role: 'admin' });
+    expect(await sessions.verify(token)).toEqual({ userId: 'u1', sessionVersion: 3 });
+    now += 119_000;
+    expect(await sessions.verify(token)).not.toBeNull();
+    now += 1000;
+    expect(await sessions.verify(token)).toBeNull();
+    const other = new SessionTokens('t'.repeat(32), 120, () => now);
+    expect(
+      await sessions.verify(await other.sign({ id: 'u1', sessionVersion: 0, role: 'viewer' })),
+    ).toBeNull();
+  });
+});
+
+describe('ids and token hashes', () => {
+  it('makes 24-hex ids starting with the creation second', () => {
+    const id = newEntityId(Date.parse('2030-01-01T00:00:00Z'));
+    expect(isEntityId(id)).toBe(true);
+    expect(id.slice(0, 8)).toBe((Date.parse('2030-01-01T00:00:00Z') / 1000).toString(16));
+  });
+
+  it('hashes by purpose with the pepper', () => {
+    const a = new TokenHasher('p'.repeat(32));
+    const b = new TokenHasher('q'.repeat(32));
+    expect(a.hash('invite', 'x')).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.hash('invite', 'x')).not.toBe(a.hash('reset', 'x'));
+    expect(a.hash('invite', 'x')).not.toBe(b.hash('invite', 'x'));
+  });
+});

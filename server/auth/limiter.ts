@@ -1,0 +1,127 @@
+import type { Store } from '../db/store.ts';
+import { type Clock, iso, type TokenHasher } from './tokens.ts';
+
+/** The limiter's storage failed; callers answer "unavailable" (fail-closed, §16). */
+export class LimiterUnavailable extends Error {
+  override name = 'LimiterUnavailable';
+}
+
+export interface LoginThrottleSettings {
+  maxAttempts: number;
+  ipMaxAttempts: number;
+  windowSeconds: number;
+  lockSeconds: number;
+}
+
+export type ThrottleKeyName = 'email_ip' | 'ip';
+
+export interface ThrottleCheck {
+  /** Longest remaining lock in whole seconds (≥ 1), or 0 when not locked. */
+  retryAfterSeconds: number;
+  /** Keys whose lock period sees its first blocked attempt now (one `auth.login.blocked` each). */
+  firstBlocked: ThrottleKeyName[];
+}
+
+/**
+ * Login throttling of §5.5 on the SQLite-backed security limiter: fixed windows from a key's first
+ * failure, a lock once the limit is reached. Keys are stored only as `H("limiter", …)`. Each
+ * check-and-count is one synchronous transaction, and any storage error surfaces as
+ * `LimiterUnavailable` so sign-in fails closed.
+ */
+export class LoginThrottle {
+  readonly #store: Store;
+  readonly #hasher: TokenHasher;
+  readonly #settings: LoginThrottleSettings;
+  readonly #clock: Clock;
+
+  constructor(store: Store, hasher: TokenHasher, settings: LoginThrottleSettings, clock: Clock) {
+    this.#store = store;
+    this.#hasher = hasher;
+    this.#settings = settings;
+    this.#clock = clock;
+  }
+
+  #keys(email: string, ip: string): Record<ThrottleKeyName, string> {
+    return {
+      email_ip: this.#hasher.hash('limiter', `login:email-ip:${email} ${ip}`),
+      ip: this.#hasher.hash('limiter', `login:ip:${ip}`),
+    };
+  }
+
+  check(email: string, ip: string): ThrottleCheck {
+    const keys = this.#keys(email, ip);
+    const now = this.#clock();
+    return this.#guard(() =>
+      this.#store.transaction(() => {
+        let longest = 0;
+        const firstBlocked: ThrottleKeyName[] = [];
+        for (const name of ['email_ip', 'ip'] as const) {
+          const row = this.#store.limiter.get(keys[name]);
+          const lockUntil = row?.lockUntil ? Date.parse(row.lockUntil) : 0;
+          if (!row || lockUntil <= now) continue;
+          longest = Math.max(longest, lockUntil - now);
+          if (!row.reported) {
+            this.#store.limiter.put({ ...row, reported: true });
+            firstBlocked.push(name);
+          }
+        }
+        return { retryAfterSeconds: longest > 0 ? Math.max(1, Math.ceil(longest / 1000)) : 0, firstBlocked };
+      }),
+    );
+  }
+
+  /** Counts a failure on both keys; returns the keys this failure locked. */
+  recordFailure(email: string, ip: string): ThrottleKeyName[] {
+    const keys = this.#keys(email, ip);
+    const now = this.#clock();
+    const { windowSeconds, lockSeconds } = this.#settings;
+    const limits: Record<ThrottleKeyName, number> = {
+      email_ip: this.#settings.maxAttempts,
+      ip: this.#settings.ipMaxAttempts,
+    };
+    return this.#guard(() =>
+      this.#store.transaction(() => {
+        const locked: ThrottleKeyName[] = [];
+        for (const name of ['email_ip', 'ip'] as const) {
+          const row = this.#store.limiter.get(keys[name]);
+          const windowStart = row ? Date.parse(row.windowStartedAt) : 0;
+          const fresh = !row || now - windowStart >= windowSeconds * 1000;
+          const startedAt = fresh ? now : windowStart;
+          let failures = fresh ? 1 : (row?.count ?? 0) + 1;
+          let lockUntil = row?.lockUntil ?? null;
+          let reported = row?.reported ?? false;
+          if (failures >= limits[name]) {
+            lockUntil = iso(now + lockSeconds * 1000);
+            failures = 0;
+            reported = false;
+            locked.push(name);
+          }
+          const expires = Math.max(startedAt + windowSeconds * 1000, lockUntil ? Date.parse(lockUntil) : 0);
+          this.#store.limiter.put({
+            keyHash: keys[name],
+            count: failures,
+            windowStartedAt: iso(startedAt),
+            lockUntil,
+            reported,
+            expiresAt: iso(expires),
+          });
+        }
+        return locked;
+      }),
+    );
+  }
+
+  /** A successful sign-in clears only the email+IP key: the IP key still counts other accounts. */
+  clearEmailIp(email: string, ip: string): void {
+    const keys = this.#keys(email, ip);
+    this.#guard(() => this.#store.limiter.delete(keys.email_ip));
+  }
+
+  #guard<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      throw new LimiterUnavailable('security limiter storage failed', { cause: error });
+    }
+  }
+}

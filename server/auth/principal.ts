@@ -1,0 +1,54 @@
+import type { UserRow } from '../db/repositories/users.ts';
+import type { Store } from '../db/store.ts';
+import type { SessionTokens } from './sessions.ts';
+
+export type Principal =
+  | { kind: 'anonymous' }
+  | { kind: 'user'; user: UserRow }
+  | { kind: 'service'; serviceAccountId: string; scopes: string[] };
+
+export const ANONYMOUS: Principal = { kind: 'anonymous' };
+
+/**
+ * The service-account check of §12, plugged in by the service-accounts issue. Until then every
+ * well-formed `fsa_` token is simply not authenticated.
+ */
+export type ServiceAccountAuthenticator = (
+  tokenId: string,
+  secret: string,
+) => Promise<{ serviceAccountId: string; scopes: string[] } | null>;
+
+export const NO_SERVICE_ACCOUNTS: ServiceAccountAuthenticator = async () => null;
+
+const SERVICE_TOKEN = /^fsa_([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/;
+
+export interface PrincipalResolution {
+  principal: Principal;
+  /** A credential was presented and rejected (counted in `authFailureCount`). */
+  rejected: boolean;
+}
+
+/**
+ * §5.1: who is calling. A rejected credential never raises an error: the caller is anonymous, and
+ * every operation then answers as it would to anyone without credentials.
+ */
+export async function resolvePrincipal(
+  authorization: string | undefined,
+  deps: { sessions: SessionTokens; store: Store; serviceAccounts: ServiceAccountAuthenticator },
+): Promise<PrincipalResolution> {
+  const match = /^(\S+)\s+(\S+)\s*$/.exec(authorization?.trim() ?? '');
+  if (match?.[1]?.toLowerCase() !== 'bearer') return { principal: ANONYMOUS, rejected: false };
+  const credential = match[2] ?? '';
+  const rejected = { principal: ANONYMOUS, rejected: true };
+  if (credential.startsWith('fsa_')) {
+    const parts = SERVICE_TOKEN.exec(credential);
+    if (!parts) return rejected;
+    const account = await deps.serviceAccounts(parts[1] ?? '', parts[2] ?? '');
+    return account ? { principal: { kind: 'service', ...account }, rejected: false } : rejected;
+  }
+  const claims = await deps.sessions.verify(credential);
+  if (!claims) return rejected;
+  const user = deps.store.users.byId(claims.userId);
+  if (!user?.active || user.sessionVersion !== claims.sessionVersion) return rejected;
+  return { principal: { kind: 'user', user }, rejected: false };
+}

@@ -1,0 +1,64 @@
+import { and, asc, count, eq, ne } from 'drizzle-orm';
+import type { Db } from '../database.ts';
+import { users } from '../schema.ts';
+
+export type UserRow = typeof users.$inferSelect;
+export type Role = UserRow['role'];
+
+export class UsersRepository {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  byId(id: string): UserRow | undefined {
+    return this.#db.select().from(users).where(eq(users.id, id)).get();
+  }
+
+  byEmail(email: string): UserRow | undefined {
+    return this.#db.select().from(users).where(eq(users.email, email)).get();
+  }
+
+  /** Oldest first (registration date, then id). */
+  list(): UserRow[] {
+    return this.#db.select().from(users).orderBy(asc(users.registrationDate), asc(users.id)).all();
+  }
+
+  count(): number {
+    return this.#db.select({ n: count() }).from(users).get()?.n ?? 0;
+  }
+
+  countActiveAdmins(): number {
+    return (
+      this.#db
+        .select({ n: count() })
+        .from(users)
+        .where(and(eq(users.role, 'admin'), eq(users.active, true)))
+        .get()?.n ?? 0
+    );
+  }
+
+  /** The successor of §6.5: the oldest other active admin. */
+  oldestActiveAdminExcept(id: string): UserRow | undefined {
+    return this.#db
+      .select()
+      .from(users)
+      .where(and(eq(users.role, 'admin'), eq(users.active, true), ne(users.id, id)))
+      .orderBy(asc(users.registrationDate), asc(users.id))
+      .limit(1)
+      .get();
+  }
+
+  insert(row: UserRow): void {
+    this.#db.insert(users).values(row).run();
+  }
+
+  update(id: string, patch: Partial<Omit<UserRow, 'id'>>): UserRow | undefined {
+    return this.#db.update(users).set(patch).where(eq(users.id, id)).returning().get();
+  }
+
+  delete(id: string): void {
+    this.#db.delete(users).where(eq(users.id, id)).run();
+  }
+}

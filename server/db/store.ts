@@ -1,0 +1,40 @@
+import type { Database } from './database.ts';
+import { AuditRepository } from './repositories/audit.ts';
+import { DashboardsRepository } from './repositories/dashboards.ts';
+import { InvitesRepository } from './repositories/invites.ts';
+import { LimiterRepository } from './repositories/limiter.ts';
+import { PasswordResetsRepository } from './repositories/password-resets.ts';
+import { PolicyRepository } from './repositories/policy.ts';
+import { UsersRepository } from './repositories/users.ts';
+
+/** The repositories over one connection, and the one way to group their writes atomically. */
+export class Store {
+  readonly users: UsersRepository;
+  readonly invites: InvitesRepository;
+  readonly passwordResets: PasswordResetsRepository;
+  readonly policy: PolicyRepository;
+  readonly audit: AuditRepository;
+  readonly limiter: LimiterRepository;
+  readonly dashboards: DashboardsRepository;
+  readonly #database: Database;
+
+  constructor(database: Database) {
+    const { db } = database;
+    this.#database = database;
+    this.users = new UsersRepository(db);
+    this.invites = new InvitesRepository(db);
+    this.passwordResets = new PasswordResetsRepository(db);
+    this.policy = new PolicyRepository(db);
+    this.audit = new AuditRepository(db);
+    this.limiter = new LimiterRepository(db);
+    this.dashboards = new DashboardsRepository(db);
+  }
+
+  /**
+   * Runs `work` in one IMMEDIATE transaction: better-sqlite3 is synchronous, so no other request can
+   * interleave between a check and the write that depends on it.
+   */
+  transaction<T>(work: () => T): T {
+    return this.#database.sqlite.transaction(work).immediate();
+  }
+}

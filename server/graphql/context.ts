@@ -1,0 +1,48 @@
+import type { AuditLog } from '../auth/audit-log.ts';
+import type { LoginThrottle } from '../auth/limiter.ts';
+import type { PasswordHasher } from '../auth/passwords.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { SessionTokens } from '../auth/sessions.ts';
+import type { Clock, TokenHasher } from '../auth/tokens.ts';
+import type { ApiConfig } from '../config.ts';
+import type { UserRow } from '../db/repositories/users.ts';
+import type { Store } from '../db/store.ts';
+import type { Logger } from '../log.ts';
+import { ADMIN_ROLE_REQUIRED, forbidden, unauthenticated } from './errors.ts';
+import type { RuntimeMetrics } from './metrics.ts';
+
+/** Everything resolvers use, built once per workstation. */
+export interface ApiServices {
+  config: ApiConfig;
+  store: Store;
+  passwords: PasswordHasher;
+  sessions: SessionTokens;
+  tokens: TokenHasher;
+  throttle: LoginThrottle;
+  audit: AuditLog;
+  metrics: RuntimeMetrics;
+  clock: Clock;
+  logger: Logger;
+}
+
+/** Per request. */
+export interface RequestContext {
+  services: ApiServices;
+  principal: Principal;
+  /** §5.6: for throttles and audit metadata only. */
+  clientIp: string;
+  /** The raw socket address, used only by the first-run rule (§6.1). */
+  socketAddress: string | undefined;
+}
+
+/** Logged-in user or UNAUTHENTICATED; service accounts calling user operations are anonymous (§4). */
+export function requireUser(context: RequestContext): UserRow {
+  if (context.principal.kind !== 'user') throw unauthenticated();
+  return context.principal.user;
+}
+
+export function requireAdmin(context: RequestContext): UserRow {
+  const user = requireUser(context);
+  if (user.role !== 'admin') throw forbidden(ADMIN_ROLE_REQUIRED);
+  return user;
+}

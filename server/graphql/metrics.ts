@@ -1,0 +1,78 @@
+import type { Clock } from '../auth/tokens.ts';
+
+const P95_SAMPLES = 1024;
+
+export interface ApiRuntimeMetrics {
+  startedAt: string;
+  collectedAt: string;
+  uptimeSeconds: number;
+  requestCount: number;
+  errorCount: number;
+  avgLatencyMs: number;
+  p95LatencyMs: number;
+  maxLatencyMs: number;
+  authFailureCount: number;
+  datasourceMintSuccessCount: number;
+  datasourceMintFailureCount: number;
+  auditWriteFailureCount: number;
+}
+
+/** In-memory counters of §15 from process start, over the GraphQL and gateway paths only. */
+export class RuntimeMetrics {
+  readonly #clock: Clock;
+  readonly #startedAt: number;
+  requestCount = 0;
+  errorCount = 0;
+  authFailureCount = 0;
+  datasourceMintSuccessCount = 0;
+  datasourceMintFailureCount = 0;
+  auditWriteFailureCount = 0;
+  #latencyTotal = 0;
+  #latencySamples = 0;
+  #maxLatency = 0;
+  // A ring of the last 1024 latencies for the p95.
+  readonly #recent: number[] = [];
+  #next = 0;
+
+  constructor(clock: Clock) {
+    this.#clock = clock;
+    this.#startedAt = clock();
+  }
+
+  /** One finished request; `latencyMs` undefined for streams (counted, not timed). */
+  recordRequest(failed: boolean, latencyMs?: number): void {
+    this.requestCount += 1;
+    if (failed) this.errorCount += 1;
+    if (latencyMs === undefined) return;
+    this.#latencyTotal += latencyMs;
+    this.#latencySamples += 1;
+    this.#maxLatency = Math.max(this.#maxLatency, latencyMs);
+    if (this.#recent.length < P95_SAMPLES) this.#recent.push(latencyMs);
+    else this.#recent[this.#next] = latencyMs;
+    this.#next = (this.#next + 1) % P95_SAMPLES;
+  }
+
+  snapshot(): ApiRuntimeMetrics {
+    const now = this.#clock();
+    const sorted = [...this.#recent].sort((a, b) => a - b);
+    const rank = Math.ceil(0.95 * sorted.length) - 1;
+    return {
+      startedAt: new Date(this.#startedAt).toISOString(),
+      collectedAt: new Date(now).toISOString(),
+      uptimeSeconds: Math.max(0, Math.floor((now - this.#startedAt) / 1000)),
+      requestCount: this.requestCount,
+      errorCount: this.errorCount,
+      avgLatencyMs: this.#latencySamples === 0 ? 0 : round(this.#latencyTotal / this.#latencySamples),
+      p95LatencyMs: sorted.length === 0 ? 0 : round(sorted[rank] ?? 0),
+      maxLatencyMs: round(this.#maxLatency),
+      authFailureCount: this.authFailureCount,
+      datasourceMintSuccessCount: this.datasourceMintSuccessCount,
+      datasourceMintFailureCount: this.datasourceMintFailureCount,
+      auditWriteFailureCount: this.auditWriteFailureCount,
+    };
+  }
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

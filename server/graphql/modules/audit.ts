@@ -1,0 +1,50 @@
+import type { AuditRow } from '../../db/repositories/audit.ts';
+import { type RequestContext, requireAdmin } from '../context.ts';
+
+export const typeDefs = /* GraphQL */ `
+  "An immutable audit record (§14)."
+  type AuditEvent {
+    "Decimal string of the record's integer id."
+    _id: ID!
+    "Null for anonymous callers, the system and service accounts."
+    actorUserId: ID
+    action: String!
+    targetType: String!
+    targetId: String
+    metadata: Object!
+    createdAt: String!
+    updatedAt: String!
+  }
+
+  extend type Query {
+    "Admin only; newest first. limit defaults to 100 (1–500); actionPrefix is a literal prefix."
+    adminAuditEvents(limit: Int, actionPrefix: String): [AuditEvent!]!
+  }
+`;
+
+function toAuditView(row: AuditRow) {
+  return {
+    _id: String(row.id),
+    actorUserId: row.actorUserId,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    metadata: row.metadata,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export const resolvers = {
+  Query: {
+    adminAuditEvents: (
+      _: unknown,
+      args: { limit?: number | null; actionPrefix?: string | null },
+      context: RequestContext,
+    ) => {
+      requireAdmin(context);
+      const limit = Math.min(500, Math.max(1, args.limit ?? 100));
+      return context.services.store.audit.list(limit, args.actionPrefix ?? '').map(toAuditView);
+    },
+  },
+};

@@ -1,0 +1,208 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError } from 'graphql';
+import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { clientIp } from '../auth/client-ip.ts';
+import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
+import type { Logger } from '../log.ts';
+import type { ApiServices, RequestContext } from './context.ts';
+import { operationLimitsRule } from './limits.ts';
+import * as audit from './modules/audit.ts';
+import * as core from './modules/core.ts';
+import * as invites from './modules/invites.ts';
+import * as metrics from './modules/metrics.ts';
+import * as passwordResets from './modules/password-resets.ts';
+import * as policy from './modules/policy.ts';
+import * as users from './modules/users.ts';
+
+/** Largest GraphQL request body (§4), counted as bytes arrive. */
+export const GRAPHQL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
+
+// Schema-first, one module per area; later issues add dashboards, profiles and service accounts here.
+const MODULES = [core, policy, users, invites, passwordResets, audit, metrics];
+
+interface ServerContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+}
+
+// Set by the result processor so the metrics hook can count "a GraphQL response with ≥ 1 error".
+const HAD_ERRORS = Symbol('towpath.graphqlErrors');
+type MarkedRequest = FastifyRequest & { [HAD_ERRORS]?: boolean };
+
+export function buildSchema() {
+  return createSchema<ServerContext & RequestContext>({
+    typeDefs: MODULES.map((module) => module.typeDefs),
+    // biome-ignore lint/suspicious/noExplicitAny: graphql-tools accepts heterogeneous resolver maps.
+    resolvers: MODULES.map((module) => module.resolvers as any),
+  });
+}
+
+function useOperationLimits(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(operationLimitsRule);
+    },
+  };
+}
+
+function useErrorMarker(): Plugin<ServerContext> {
+  return {
+    // Sees every result, including parse and validation failures that never execute.
+    onResultProcess({ result, serverContext }) {
+      const single = Array.isArray(result) ? undefined : result;
+      const errors = single && 'errors' in single ? single.errors : undefined;
+      if (errors && errors.length > 0)
+        ((serverContext as unknown as ServerContext).req as MarkedRequest)[HAD_ERRORS] = true;
+    },
+  };
+}
+
+function yogaLogger(logger: Logger) {
+  const log =
+    (level: 'debug' | 'info' | 'warn' | 'error') =>
+    (...args: unknown[]) => {
+      const error = args.find((arg) => arg instanceof Error);
+      const text = args.filter((arg) => typeof arg === 'string').join(' ');
+      if (error) logger[level]({ err: error }, text || 'graphql');
+      else logger[level](text || 'graphql');
+    };
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+/**
+ * §4: resolver errors are GraphQLErrors carrying a code and pass through; anything else thrown is
+ * logged in full and reaches the client only as "Unexpected error.".
+ */
+// By name rather than `instanceof`: graphql can be loaded twice (ESM and CJS builds) in one process.
+function isGraphQLError(error: unknown): error is GraphQLError {
+  return error instanceof Error && error.name === 'GraphQLError';
+}
+
+function maskError(logger: Logger) {
+  return (error: unknown): Error => {
+    if (isGraphQLError(error)) {
+      const original = error.originalError;
+      if (!original || isGraphQLError(original)) return error;
+      logger.error({ err: original, path: error.path }, 'unexpected error in a GraphQL operation');
+      return new GraphQLError('Unexpected error.', {
+        nodes: error.nodes,
+        path: error.path,
+        extensions: { code: 'INTERNAL_SERVER_ERROR' },
+      });
+    }
+    logger.error({ err: error }, 'unexpected error in GraphQL handling');
+    return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
+}
+
+export function createGraphqlServer(
+  services: ApiServices,
+  serviceAccounts: ServiceAccountAuthenticator,
+): YogaServerInstance<ServerContext, RequestContext> {
+  const { config, logger } = services;
+  return createYoga<ServerContext, RequestContext>({
+    schema: buildSchema(),
+    graphqlEndpoint: '/graphql',
+    healthCheckEndpoint: '/health',
+    landingPage: false,
+    graphiql: config.graphiql,
+    batching: false,
+    cors:
+      config.corsOrigins.length > 0
+        ? {
+            origin: config.corsOrigins,
+            allowedHeaders: ['Authorization', 'Content-Type'],
+            credentials: false,
+          }
+        : false,
+    maskedErrors: { maskError: maskError(logger), errorMessage: 'Unexpected error.' },
+    logging: yogaLogger(logger),
+    plugins: [useOperationLimits(), useErrorMarker()],
+    context: async ({ req }): Promise<RequestContext> => {
+      const { principal, rejected } = await resolvePrincipal(req.headers.authorization, {
+        sessions: services.sessions,
+        store: services.store,
+        serviceAccounts,
+      });
+      if (rejected) services.metrics.authFailureCount += 1;
+      return {
+        services,
+        principal,
+        clientIp: clientIp(
+          req.socket.remoteAddress,
+          req.headers['x-forwarded-for'],
+          config.trustProxyHops,
+          logger,
+        ),
+        socketAddress: req.socket.remoteAddress,
+      };
+    },
+  });
+}
+
+/**
+ * Mounts yoga on a fastify instance: `/graphql` (and `/health`). Registered as an encapsulated
+ * plugin so its body parser, body limit and error handler apply to GraphQL only.
+ */
+export function graphqlRoutes(
+  yoga: YogaServerInstance<ServerContext, RequestContext>,
+  services: ApiServices,
+) {
+  return async (app: FastifyInstance) => {
+    // Yoga parses bodies itself (JSON, GraphQL over HTTP media types); fastify only buffers them, up
+    // to the limit, so a bad or unusual body gets yoga's standard answer instead of fastify's.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(
+      '*',
+      { parseAs: 'buffer', bodyLimit: GRAPHQL_BODY_LIMIT_BYTES },
+      (_req, body, done) => done(null, (body as Buffer).length === 0 ? undefined : body),
+    );
+
+    app.setErrorHandler((error: Error & { code?: string; statusCode?: number }, request, reply) => {
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+        return reply
+          .code(413)
+          .type('application/json; charset=utf-8')
+          .send({
+            errors: [{ message: 'Request body too large', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+          });
+      }
+      const status =
+        error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) request.log.error({ err: error }, 'GraphQL request failed');
+      return reply
+        .code(status)
+        .type('application/json; charset=utf-8')
+        .send({
+          errors: [
+            status === 500
+              ? { message: 'Unexpected error.', extensions: { code: 'INTERNAL_SERVER_ERROR' } }
+              : { message: error.message },
+          ],
+        });
+    });
+
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.routeOptions.url === '/health') return;
+      const failed = reply.statusCode >= 400 || (request as MarkedRequest)[HAD_ERRORS] === true;
+      services.metrics.recordRequest(failed, reply.elapsedTime);
+    });
+
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const response = await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply });
+      response.headers.forEach((value, key) => {
+        reply.header(key, value);
+      });
+      reply.status(response.status);
+      return reply.send(response.body);
+    };
+
+    app.route({
+      url: '/graphql',
+      method: ['GET', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE'],
+      bodyLimit: GRAPHQL_BODY_LIMIT_BYTES,
+      handler,
+    });
+    app.route({ url: '/health', method: ['GET'], logLevel: 'warn', handler });
+  };
+}

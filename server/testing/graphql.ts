@@ -1,0 +1,63 @@
+// Test support: a small GraphQL-over-HTTP client for black-box tests against a real workstation.
+
+export interface GraphqlError {
+  message: string;
+  path?: (string | number)[];
+  extensions?: { code?: string; [key: string]: unknown };
+}
+
+export interface GraphqlResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  data: T | null | undefined;
+  errors: GraphqlError[] | undefined;
+  raw: string;
+}
+
+export interface GraphqlRequest {
+  token?: string;
+  headers?: Record<string, string>;
+  variables?: Record<string, unknown>;
+}
+
+/** Posts one operation as `application/json` and parses whatever comes back. */
+export async function gql<T = Record<string, unknown>>(
+  baseUrl: string,
+  query: string,
+  { token, headers = {}, variables }: GraphqlRequest = {},
+): Promise<GraphqlResponse<T>> {
+  const response = await fetch(`${baseUrl}/graphql`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  const raw = await response.text();
+  let body: { data?: T | null; errors?: GraphqlError[] } = {};
+  try {
+    body = JSON.parse(raw);
+  } catch {
+    // Left empty: the test looks at `raw` and the status.
+  }
+  return { status: response.status, headers: response.headers, data: body.data, errors: body.errors, raw };
+}
+
+/** The first error's code, or undefined for a clean answer. */
+export function errorCode(response: GraphqlResponse<unknown>): string | undefined {
+  return response.errors?.[0]?.extensions?.code;
+}
+
+/** A mutable clock for `dashboardApi.clock`: tests move time instead of sleeping. */
+export function testClock(start = Date.parse('2030-01-01T00:00:00.000Z')) {
+  let now = start;
+  const clock = () => now;
+  return Object.assign(clock, {
+    advance(ms: number) {
+      now += ms;
+    },
+  });
+}
