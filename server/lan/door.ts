@@ -3,6 +3,8 @@ import { createHttpApp } from '../http/app.ts';
 import type { Door } from '../http/door.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
+import type { MachineController } from '../machine/controller.ts';
+import { machineRoutes } from '../machine/routes.ts';
 import { doorsRoutes } from './doors.ts';
 import { serveRenderer } from './renderer.ts';
 
@@ -10,6 +12,10 @@ export interface LanDoorOptions {
   logger: Logger;
   rendererDir: string;
   winding: Door;
+  /** Mounts the dashboard GraphQL API (`/graphql`, `/health`) when given. */
+  graphql?: (app: FastifyInstance) => Promise<void>;
+  /** Mounts /api/machine/* for the renderer's machine panel when given. */
+  machine?: { controller: MachineController; allowRemote: () => boolean };
 }
 
 /** The LAN door: the renderer, its APIs and (later) GraphQL, for the Electron window and LAN browsers. */
@@ -17,10 +23,15 @@ export async function buildLanDoor({
   logger,
   rendererDir,
   winding,
+  graphql,
+  machine,
 }: LanDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(logger, 'lan');
   await app.register(healthRoute);
   await app.register(doorsRoutes, { winding });
+  if (graphql) await graphql(app);
+  if (machine)
+    await app.register(machineRoutes, { machine: machine.controller, allowRemote: machine.allowRemote });
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });
   return app;

@@ -1,0 +1,756 @@
+// The Marlin protocol host (spec/winding.md §6): one connection, one line in flight, one job at a
+// time. It never sends an acknowledged line twice and never skips one; anything it cannot recover
+// from closes the port and ends in `error`, and nothing resumes by itself.
+import { MachineError } from '../errors.ts';
+import { type Clock, systemClock, type TimerHandle } from './clock.ts';
+import { MachineStateError } from './errors.ts';
+import {
+  commandOf,
+  frameLine,
+  type Program,
+  type ProgramCommand,
+  ProgramError,
+  SYNC_FRAME,
+} from './program.ts';
+import { classify, isAdvancedOk, LineSplitter, type Received } from './received.ts';
+import type { Transport, TransportOpener } from './transport.ts';
+import type {
+  ControllerInfo,
+  JobOutcome,
+  JobProgress,
+  MachineEvent,
+  MachineEventBody,
+  MachineState,
+  MachineStatus,
+} from './types.ts';
+
+export const DEFAULT_BAUD_RATE = 250000;
+
+export interface HostTimings {
+  /** No line from the controller for this long while a line is in flight fails the job. */
+  idleTimeoutMs: number;
+  /** Connect: the boot wait ends after this long without a line… */
+  bootIdleMs: number;
+  /** …or after this long in total. */
+  bootTotalMs: number;
+  /** Connect: how long each `M110` sync attempt waits for `ok`. */
+  syncTimeoutMs: number;
+  syncAttempts: number;
+  /** Connect: `M115` answers are collected until `ok` or this long without a line. */
+  identifyIdleMs: number;
+  /** More resend requests than this for one line fail the job. */
+  resendLimit: number;
+}
+
+export const DEFAULT_TIMINGS: HostTimings = {
+  idleTimeoutMs: 10_000,
+  bootIdleMs: 2_000,
+  bootTotalMs: 10_000,
+  syncTimeoutMs: 2_000,
+  syncAttempts: 3,
+  identifyIdleMs: 2_000,
+  resendLimit: 5,
+};
+
+export interface MarlinHostOptions {
+  open: TransportOpener;
+  clock?: Clock;
+  timings?: Partial<HostTimings>;
+}
+
+export interface RunningJob {
+  total: number;
+  /** Resolves when the job ends, however it ends; never rejects. */
+  done: Promise<JobOutcome>;
+}
+
+export const BUSY_MESSAGE = 'Machine is busy with another job';
+const NOT_CONNECTED = 'Machine is not connected';
+const RESTARTED_DURING_JOB = "Controller restarted during the job (it sent 'start'); the job was aborted";
+const RESTARTED_DURING_COMMAND = "Controller restarted (it sent 'start') before acknowledging the command";
+const NO_ANSWER_ON_CONNECT = 'Controller did not respond on connect; check the port, baud rate and power';
+const NO_EMERGENCY_PARSER =
+  'The controller does not report EMERGENCY_PARSER: an emergency stop (M112) waits behind commands it has already queued';
+
+interface Wait {
+  idleMs: number;
+  deadline: number;
+  activityAt: number;
+  onLine(line: string, received: Received): void;
+  onTimeout(): void;
+  fail(error: Error): void;
+}
+
+interface WaitSpec<T> {
+  idleMs: number;
+  totalMs?: number;
+  onLine(line: string, received: Received, done: (value: T) => void): void;
+  onTimeout(done: (value: T) => void): void;
+}
+
+interface Job {
+  program: Program;
+  sent: number;
+  acknowledged: number;
+  last: ProgramCommand | undefined;
+  startedAt: number;
+  pausedAt: number | undefined;
+  pausedMs: number;
+  paused: boolean;
+  cancelRequested: boolean;
+  gate: { resolve: () => void; reject: (error: Error) => void } | undefined;
+  done: Promise<JobOutcome>;
+}
+
+export class MarlinHost {
+  readonly timings: HostTimings;
+  private readonly open: TransportOpener;
+  private readonly clock: Clock;
+  private readonly listeners = new Set<(event: MachineEvent) => void>();
+  private readonly splitter = new LineSplitter();
+
+  private current: MachineState = 'idle';
+  private message: string | undefined;
+  private port: string | null = null;
+  private baudRate: number | null = null;
+  private controller: ControllerInfo | null = null;
+  private seq = 0;
+
+  private transport: Transport | undefined;
+  /** Bumped whenever a connection ends, so a stale port's callbacks are ignored. */
+  private connection = 0;
+  /** Why the current connection failed; nothing is written once it is set. */
+  private failure: MachineError | undefined;
+  private wait: Wait | undefined;
+  private timer: TimerHandle | undefined;
+  private nextLine = 1;
+  /** The controller restarted while no job ran; its line counter must be synced before the next line. */
+  private resyncPending = false;
+  /** Serialises framed lines: a manual command while paused waits for the job's in-flight line. */
+  private lineLock: Promise<unknown> = Promise.resolve();
+  private job: Job | undefined;
+  private lastProgress: JobProgress | null = null;
+
+  constructor(options: MarlinHostOptions) {
+    this.open = options.open;
+    this.clock = options.clock ?? systemClock;
+    this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
+  }
+
+  get state(): MachineState {
+    return this.current;
+  }
+
+  status(): MachineStatus {
+    return {
+      state: this.current,
+      ...(this.message === undefined ? {} : { message: this.message }),
+      port: this.port,
+      baudRate: this.baudRate,
+      controller: this.controller,
+      job: this.job ? this.progressOf(this.job) : this.lastProgress,
+    };
+  }
+
+  /** Receives every event in order; returns the function that unsubscribes. */
+  subscribe(listener: (event: MachineEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Opens the port and runs the handshake: boot wait, `M110` sync, `M115` identify. */
+  async connect(port: string, baudRate: number = DEFAULT_BAUD_RATE): Promise<MachineStatus> {
+    if (this.current === 'connecting') throw new MachineStateError(`Machine is connecting to ${this.port}`);
+    if (this.job) throw new MachineStateError(BUSY_MESSAGE);
+    if (this.transport) {
+      if (this.port === port) return this.status();
+      throw new MachineStateError(`Machine is connected to ${this.port}; disconnect it first`);
+    }
+    const generation = ++this.connection;
+    this.failure = undefined;
+    this.port = port;
+    this.baudRate = baudRate;
+    this.controller = null;
+    this.lastProgress = null;
+    this.resyncPending = false;
+    this.splitter.reset();
+    this.setState('connecting');
+
+    let transport: Transport;
+    try {
+      transport = await this.open(port, baudRate);
+    } catch (error) {
+      const failure = new MachineError(`Could not open serial port ${port}: ${reasonOf(error)}`);
+      if (generation === this.connection) this.failConnection(failure);
+      throw this.failure ?? failure;
+    }
+    if (generation !== this.connection || this.failure) {
+      // Disconnected or emergency-stopped while the port was opening: it is closed unused.
+      await transport.close().catch(() => {});
+      throw this.failure ?? new MachineError(`Connecting to ${port} was cancelled`);
+    }
+    this.transport = transport;
+    transport.onData((text) => {
+      if (generation === this.connection && !this.failure) this.receive(text);
+    });
+    transport.onClose((reason) => {
+      if (generation === this.connection && this.transport === transport) {
+        this.failConnection(new MachineError(`Serial port ${port} closed: ${reason}`));
+      }
+    });
+
+    try {
+      await this.bootWait();
+      await this.sync();
+      await this.identify();
+    } catch (error) {
+      this.failConnection(asMachineError(error));
+      throw this.failure ?? error;
+    }
+    // identify() set it; TypeScript still sees the null assigned above.
+    const controller = this.controller as ControllerInfo | null;
+    const warning = controller?.capabilities.EMERGENCY_PARSER ? undefined : NO_EMERGENCY_PARSER;
+    this.setState('ready', warning);
+    return this.status();
+  }
+
+  /** Closes the port; refused while a job runs (cancel it first). */
+  async disconnect(): Promise<void> {
+    if (this.job) throw new MachineStateError('Machine is busy with a job; cancel it first');
+    if (this.current === 'connecting') {
+      this.failConnection(new MachineError(`Disconnected from ${this.port} while connecting`));
+    }
+    const transport = this.transport;
+    this.transport = undefined;
+    this.connection++;
+    this.endWait();
+    if (transport) await transport.close().catch(() => {});
+    this.port = null;
+    this.baudRate = null;
+    this.controller = null;
+    this.setState('idle');
+  }
+
+  /**
+   * Sends one command framed, outside any job (or while a job is paused), and resolves with the
+   * controller's lines up to and including its `ok`. `M112` goes the emergency-stop way.
+   */
+  async send(text: string): Promise<string[]> {
+    if (/[\r\n]/.test(text)) throw new ProgramError('A manual command must be a single line');
+    let command: string | undefined;
+    try {
+      command = commandOf(text, 1);
+    } catch (error) {
+      throw new ProgramError(capitalise((error as Error).message.replace(/^Line 1: /, '')));
+    }
+    if (command === undefined) throw new ProgramError('Command is empty (comments are not sent)');
+    if (/^M112(\s|$)/i.test(command)) {
+      if (!this.emergencyStop()) throw new MachineStateError(NOT_CONNECTED);
+      return [];
+    }
+    this.checkConnected(['ready', 'completed', 'cancelled', 'paused']);
+    const framed = command;
+    const responses: string[] = [];
+    try {
+      await this.exclusive(async () => {
+        await this.resyncIfNeeded();
+        await this.sendFramed(framed, responses);
+      });
+    } catch (error) {
+      this.failConnection(asMachineError(error));
+      throw this.failure ?? error;
+    }
+    return responses;
+  }
+
+  /** Starts streaming; refused unless connected and no job runs. The job runs on after this returns. */
+  startJob(program: Program): RunningJob {
+    if (program.total === 0) throw new ProgramError('G-code program contained no commands');
+    this.checkConnected(['ready', 'completed', 'cancelled']);
+    let resolveDone!: (outcome: JobOutcome) => void;
+    const job: Job = {
+      program,
+      sent: 0,
+      acknowledged: 0,
+      last: undefined,
+      startedAt: this.clock.now(),
+      pausedAt: undefined,
+      pausedMs: 0,
+      paused: false,
+      cancelRequested: false,
+      gate: undefined,
+      done: new Promise((resolve) => {
+        resolveDone = resolve;
+      }),
+    };
+    this.job = job;
+    this.lastProgress = null;
+    this.setState('streaming');
+    void this.runJob(job).then(resolveDone);
+    return { total: program.total, done: job.done };
+  }
+
+  /** No new line after the in-flight one; motion already queued in the controller still runs. */
+  pause(): void {
+    const job = this.requireJob();
+    if (job.paused || job.cancelRequested) return;
+    job.paused = true;
+    this.setState('paused');
+  }
+
+  resume(): void {
+    const job = this.requireJob();
+    if (!job.paused || job.cancelRequested) return;
+    job.paused = false;
+    this.setState('streaming');
+    const gate = job.gate;
+    job.gate = undefined;
+    gate?.resolve();
+  }
+
+  /** Stops at the next line boundary; the job ends `cancelled` and the connection stays open. */
+  cancel(): void {
+    const job = this.requireJob();
+    job.cancelRequested = true;
+    const gate = job.gate;
+    job.gate = undefined;
+    gate?.resolve();
+  }
+
+  /**
+   * Writes `M112` at once, ahead of any in-flight wait, lock or queue, then sends nothing more and
+   * closes the port. Returns false when there was no port to write to.
+   */
+  emergencyStop(): boolean {
+    const transport = this.transport;
+    let written = false;
+    if (transport && !this.failure) {
+      try {
+        transport.writeUrgent('M112\n');
+        written = true;
+      } catch {
+        // The port is already gone; failing the connection below still stops the job.
+      }
+    }
+    if (written) this.emit({ type: 'log', direction: 'tx', text: 'M112' });
+    if (transport || this.current === 'connecting') this.failConnection(new MachineError('Emergency stop'));
+    return written;
+  }
+
+  /**
+   * For shutting down: cancels a running job and waits up to `graceMs` for its in-flight line,
+   * then closes the port whatever happened.
+   */
+  async close(graceMs = 2_000): Promise<void> {
+    const job = this.job;
+    if (job) {
+      this.cancel();
+      let timer: TimerHandle | undefined;
+      const ended = await Promise.race([
+        job.done.then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = this.clock.setTimeout(() => resolve(false), graceMs);
+        }),
+      ]);
+      this.clock.clearTimeout(timer);
+      if (!ended) this.failConnection(new MachineError('Towpath shut down while a line was in flight'));
+      await job.done;
+    }
+    await this.disconnect();
+  }
+
+  // ── job ──────────────────────────────────────────────────────────────────────────────────────
+
+  private async runJob(job: Job): Promise<JobOutcome> {
+    const { commands } = job.program;
+    try {
+      await this.exclusive(() => this.resyncIfNeeded());
+      for (let i = 0; i < commands.length; i++) {
+        if (this.failure) throw this.failure;
+        if (job.paused && !job.cancelRequested) {
+          // The clock stops at the boundary, once the in-flight line is acknowledged.
+          job.pausedAt = this.clock.now();
+          try {
+            await new Promise<void>((resolve, reject) => {
+              job.gate = { resolve, reject };
+            });
+          } finally {
+            job.pausedMs += this.clock.now() - job.pausedAt;
+            job.pausedAt = undefined;
+          }
+        }
+        if (job.cancelRequested) break;
+        const entry = commands[i] as ProgramCommand;
+        job.sent = i + 1;
+        await this.exclusive(() => this.sendFramed(entry.command));
+        job.acknowledged = i + 1;
+        job.last = entry;
+        this.emit({ type: 'progress', ...this.progressOf(job) });
+      }
+    } catch (error) {
+      const failure = this.failure ?? asMachineError(error);
+      this.lastProgress = this.progressOf(job);
+      this.job = undefined;
+      this.failConnection(failure);
+      return this.outcome(job, 'error', failure);
+    }
+    this.lastProgress = this.progressOf(job);
+    this.job = undefined;
+    const outcome = this.outcome(job, job.acknowledged === job.program.total ? 'completed' : 'cancelled');
+    if (outcome.status === 'completed') {
+      this.emit({
+        type: 'complete',
+        acknowledged: job.acknowledged,
+        total: job.program.total,
+        elapsed_s: outcome.elapsed_s,
+      });
+      this.setState('completed');
+    } else {
+      this.setState('cancelled', `Cancelled after line ${job.acknowledged} of ${job.program.total}`);
+    }
+    return outcome;
+  }
+
+  private outcome(job: Job, status: JobOutcome['status'], error?: Error): JobOutcome {
+    return {
+      status,
+      sent: job.sent,
+      acknowledged: job.acknowledged,
+      total: job.program.total,
+      elapsed_s: this.elapsedMs(job) / 1000,
+      ...(error ? { error } : {}),
+    };
+  }
+
+  private elapsedMs(job: Job): number {
+    return (job.pausedAt ?? this.clock.now()) - job.startedAt - job.pausedMs;
+  }
+
+  private progressOf(job: Job): JobProgress {
+    const elapsed = this.elapsedMs(job) / 1000;
+    const { acknowledged } = job;
+    const total = job.program.total;
+    return {
+      sent: job.sent,
+      acknowledged,
+      total,
+      line: acknowledged,
+      sourceLine: job.last?.sourceLine ?? 0,
+      command: job.last?.command ?? '',
+      elapsed_s: elapsed,
+      // Before the first acknowledgement there is no rate to extrapolate from.
+      remaining_s: acknowledged > 0 ? (elapsed / acknowledged) * (total - acknowledged) : 0,
+    };
+  }
+
+  private requireJob(): Job {
+    if (!this.job) throw new MachineStateError('No job is running');
+    return this.job;
+  }
+
+  private checkConnected(allowed: MachineState[]) {
+    if (allowed.includes(this.current) && this.transport) return;
+    if (this.job) throw new MachineStateError(BUSY_MESSAGE);
+    if (this.current === 'connecting') throw new MachineStateError(`Machine is connecting to ${this.port}`);
+    throw new MachineStateError(NOT_CONNECTED);
+  }
+
+  // ── lines ────────────────────────────────────────────────────────────────────────────────────
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.lineLock.then(work);
+    this.lineLock = run.catch(() => {});
+    return run;
+  }
+
+  /** Writes `N{k} …` and waits for its acknowledgement, resending on request (§6.4). */
+  private sendFramed(command: string, responses?: string[]): Promise<void> {
+    const number = this.nextLine;
+    const frame = `${frameLine(number, command)}\n`;
+    // Manual commands collect responses and are logged; job lines are reported as progress.
+    const logged = responses !== undefined;
+    let resends = 0;
+    // Marlin follows each `Resend:` with one `ok` that acknowledges nothing.
+    let swallow = false;
+    const acknowledged = this.waitFor<void>({
+      idleMs: this.timings.idleTimeoutMs,
+      onLine: (line, received, done) => {
+        switch (received.kind) {
+          case 'ack':
+            if (swallow) {
+              swallow = false;
+              return;
+            }
+            responses?.push(line);
+            this.nextLine = number + 1;
+            done();
+            return;
+          case 'resend':
+            if (received.line !== number) {
+              this.failConnection(
+                new MachineError(
+                  `Controller requested a resend of line ${received.line}, but line ${number} is the one in flight`,
+                ),
+              );
+              return;
+            }
+            resends++;
+            if (resends > this.timings.resendLimit) {
+              this.failConnection(
+                new MachineError(
+                  `Controller requested a resend of line ${number} more than ${this.timings.resendLimit} times`,
+                ),
+              );
+              return;
+            }
+            swallow = true;
+            this.writeLine(frame, true);
+            return;
+          case 'start':
+            this.failConnection(new MachineError(this.job ? RESTARTED_DURING_JOB : RESTARTED_DURING_COMMAND));
+            return;
+          case 'halt':
+          case 'fatal':
+            this.failConnection(fatalError(line, received));
+            return;
+          default:
+            if (received.kind !== 'keep-alive') responses?.push(line);
+        }
+      },
+      onTimeout: () =>
+        this.failConnection(
+          new MachineError(
+            `No response from the controller within ${this.timings.idleTimeoutMs / 1000} s (waiting for line ${number})`,
+          ),
+        ),
+    });
+    this.writeLine(frame, logged);
+    return acknowledged;
+  }
+
+  private async resyncIfNeeded() {
+    if (!this.resyncPending) return;
+    this.resyncPending = false;
+    await this.sync();
+  }
+
+  // ── connect ──────────────────────────────────────────────────────────────────────────────────
+
+  /** Boards reset when the port opens; their banner ends in silence (or, rarely, an `ok`). */
+  private bootWait(): Promise<void> {
+    return this.waitFor<void>({
+      idleMs: this.timings.bootIdleMs,
+      totalMs: this.timings.bootTotalMs,
+      onLine: (line, received, done) => {
+        if (received.kind === 'ack') done();
+        else if (received.kind === 'halt' || received.kind === 'fatal')
+          this.failConnection(fatalError(line, received));
+      },
+      onTimeout: (done) => done(),
+    });
+  }
+
+  private async sync(): Promise<void> {
+    for (let attempt = 0; attempt < this.timings.syncAttempts; attempt++) {
+      // A line error means this `ok` answers the garbled line, not the M110: try again.
+      let garbled = false;
+      const synced = this.waitFor<boolean>({
+        idleMs: this.timings.syncTimeoutMs,
+        totalMs: this.timings.syncTimeoutMs,
+        onLine: (line, received, done) => {
+          if (received.kind === 'ack') done(!garbled);
+          else if (received.kind === 'resend' || received.kind === 'line-error') garbled = true;
+          else if (received.kind === 'halt' || received.kind === 'fatal')
+            this.failConnection(fatalError(line, received));
+        },
+        onTimeout: (done) => done(false),
+      });
+      this.writeLine(`${SYNC_FRAME}\n`, true);
+      if (await synced) {
+        this.nextLine = 1;
+        return;
+      }
+    }
+    throw new MachineError(NO_ANSWER_ON_CONNECT);
+  }
+
+  private async identify(): Promise<void> {
+    const capabilities: Record<string, boolean> = {};
+    let firmware: string | null = null;
+    let advancedOk = false;
+    const identified = this.waitFor<void>({
+      idleMs: this.timings.identifyIdleMs,
+      totalMs: this.timings.bootTotalMs,
+      onLine: (line, received, done) => {
+        switch (received.kind) {
+          case 'ack':
+            advancedOk = isAdvancedOk(line);
+            done();
+            return;
+          case 'halt':
+          case 'fatal':
+            this.failConnection(fatalError(line, received));
+            return;
+          case 'start':
+            this.resyncPending = true;
+            return;
+          case 'log': {
+            if (line.startsWith('FIRMWARE_NAME:')) firmware = firmwareName(line);
+            const cap = /^Cap:([A-Za-z0-9_]+):([01])$/.exec(line);
+            if (cap) capabilities[cap[1] as string] = cap[2] === '1';
+          }
+        }
+      },
+      onTimeout: (done) => done(),
+    });
+    this.writeLine('M115\n', true);
+    await identified;
+    this.controller = { firmware, capabilities, advancedOk };
+  }
+
+  // ── plumbing ─────────────────────────────────────────────────────────────────────────────────
+
+  private receive(text: string) {
+    for (const line of this.splitter.push(text)) {
+      if (this.failure) return;
+      this.handleLine(line);
+    }
+  }
+
+  private handleLine(line: string) {
+    const received = classify(line);
+    if (this.wait) this.wait.activityAt = this.clock.now();
+    if (received.kind === 'action') this.emit({ type: 'action', text: received.text });
+    // Job acknowledgements are reported as progress; logging each one would drown everything else.
+    else if (received.kind !== 'ack' || !this.job) this.emit({ type: 'log', direction: 'rx', text: line });
+    if (received.kind === 'keep-alive' && received.waitingForUser) {
+      this.emit({ type: 'waiting-for-user', text: line });
+    }
+    if (this.wait) {
+      this.wait.onLine(line, received);
+      return;
+    }
+    // Between lines: nothing is in flight, but the controller can still die or restart.
+    if (received.kind === 'halt' || received.kind === 'fatal')
+      this.failConnection(fatalError(line, received));
+    else if (received.kind === 'start') {
+      if (this.job) this.failConnection(new MachineError(RESTARTED_DURING_JOB));
+      else this.resyncPending = true;
+    }
+  }
+
+  private writeLine(data: string, logged: boolean) {
+    const transport = this.transport;
+    if (!transport || this.failure) return;
+    try {
+      transport.write(data);
+    } catch (error) {
+      this.failConnection(new MachineError(`Serial port ${this.port} closed: ${reasonOf(error)}`));
+      return;
+    }
+    if (logged) this.emit({ type: 'log', direction: 'tx', text: data.trimEnd() });
+  }
+
+  private waitFor<T>(spec: WaitSpec<T>): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise<T>((resolve, reject) => {
+      const now = this.clock.now();
+      const wait: Wait = {
+        idleMs: spec.idleMs,
+        deadline: spec.totalMs === undefined ? Number.POSITIVE_INFINITY : now + spec.totalMs,
+        activityAt: now,
+        onLine: (line, received) => spec.onLine(line, received, done),
+        onTimeout: () => spec.onTimeout(done),
+        fail: reject,
+      };
+      const done = (value: T) => {
+        if (this.wait === wait) this.endWait();
+        resolve(value);
+      };
+      this.endWait();
+      this.wait = wait;
+      this.armTimer();
+    });
+  }
+
+  private endWait() {
+    this.wait = undefined;
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private armTimer() {
+    const wait = this.wait;
+    if (!wait) return;
+    const due = Math.min(wait.activityAt + wait.idleMs, wait.deadline);
+    this.timer = this.clock.setTimeout(
+      () => {
+        this.timer = undefined;
+        if (this.wait !== wait) return;
+        // Lines that arrived meanwhile moved the idle deadline; check again then.
+        if (this.clock.now() >= Math.min(wait.activityAt + wait.idleMs, wait.deadline)) wait.onTimeout();
+        else this.armTimer();
+      },
+      Math.max(0, due - this.clock.now()),
+    );
+  }
+
+  /** Ends the connection for good: the port closes, waiters fail, the state becomes `error`. */
+  private failConnection(error: MachineError) {
+    if (this.failure) return;
+    this.failure = error;
+    const transport = this.transport;
+    this.transport = undefined;
+    if (transport) void transport.close().catch(() => {});
+    const wait = this.wait;
+    this.endWait();
+    wait?.fail(error);
+    const gate = this.job?.gate;
+    if (this.job) this.job.gate = undefined;
+    gate?.reject(error);
+    this.emit({ type: 'error', message: error.message });
+    this.setState('error', error.message);
+  }
+
+  private setState(state: MachineState, message?: string) {
+    this.current = state;
+    this.message = message;
+    this.emit(message === undefined ? { type: 'state', state } : { type: 'state', state, message });
+  }
+
+  private emit(body: MachineEventBody) {
+    const event = { ...body, seq: ++this.seq } as MachineEvent;
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener must not break the protocol.
+      }
+    }
+  }
+}
+
+function fatalError(line: string, received: Received): MachineError {
+  return received.kind === 'fatal'
+    ? new MachineError(`Controller error: ${received.text}`)
+    : new MachineError(`Controller halted: ${line}`);
+}
+
+function firmwareName(line: string): string {
+  const value = line.slice('FIRMWARE_NAME:'.length);
+  // M115 puts every field on one line; the name runs up to the next `KEY:`.
+  const next = /\s[A-Z_]+:/.exec(value);
+  return (next ? value.slice(0, next.index) : value).trim();
+}
+
+function asMachineError(error: unknown): MachineError {
+  return error instanceof MachineError ? error : new MachineError(reasonOf(error));
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

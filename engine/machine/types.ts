@@ -1,0 +1,66 @@
+// States, status and events of the machine controller (spec/winding.md §6.5). Field names are the
+// wire names the renderer and the CLI read.
+
+export type MachineState =
+  | 'idle'
+  | 'connecting'
+  | 'ready'
+  | 'streaming'
+  | 'paused'
+  | 'completed'
+  | 'cancelled'
+  | 'error';
+
+export interface JobProgress {
+  sent: number;
+  acknowledged: number;
+  total: number;
+  /** 1-based index of the last acknowledged command (0 before the first). */
+  line: number;
+  /** Its line number in the program text. */
+  sourceLine: number;
+  command: string;
+  /** Streaming time so far; time spent paused is not counted. */
+  elapsed_s: number;
+  remaining_s: number;
+}
+
+export interface ControllerInfo {
+  /** The FIRMWARE_NAME value, or null when the controller did not answer M115. */
+  firmware: string | null;
+  capabilities: Record<string, boolean>;
+  advancedOk: boolean;
+}
+
+export interface MachineStatus {
+  state: MachineState;
+  message?: string;
+  port: string | null;
+  baudRate: number | null;
+  controller: ControllerInfo | null;
+  job: JobProgress | null;
+}
+
+export type MachineEventBody =
+  | { type: 'state'; state: MachineState; message?: string }
+  | ({ type: 'progress' } & JobProgress)
+  | { type: 'action'; text: string }
+  | { type: 'waiting-for-user'; text: string }
+  | { type: 'log'; direction: 'rx' | 'tx'; text: string }
+  | { type: 'error'; message: string }
+  | { type: 'complete'; acknowledged: number; total: number; elapsed_s: number };
+
+export type MachineEvent = MachineEventBody & { seq: number };
+
+export type JobStatus = 'completed' | 'cancelled' | 'error';
+
+/** How a job ended. A job's `done` promise always resolves with this; it never rejects. */
+export interface JobOutcome {
+  status: JobStatus;
+  sent: number;
+  acknowledged: number;
+  total: number;
+  elapsed_s: number;
+  /** The MachineError that ended the job in `error`. */
+  error?: Error;
+}

@@ -1,0 +1,143 @@
+// Machine streaming over a socat pseudo-terminal pair (spec/winding.md §6.6): host lines/s against
+// the round-trip floor of the same link, emergency-stop latency, and host CPU per streamed line.
+import { spawn } from 'node:child_process';
+import { writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { SerialPort } from 'serialport';
+import { frameLine, prepareProgram, SYNC_FRAME } from '../../engine/machine/program.ts';
+import { MachineController } from '../../server/machine/controller.ts';
+import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
+import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
+import { REPO_ROOT } from '../../server/testing/process.ts';
+import type { Bench } from './report.ts';
+
+const LINES = 3000;
+const ROUNDS = 3;
+const ESTOP_TRIES = 50;
+const TIMINGS = { bootIdleMs: 20 };
+
+const command = (i: number) => `G0 X${(i * 0.1).toFixed(3)} A${(i * 7) % 360} B0`;
+
+/** The fake Marlin in its own process, as a controller is: the host process does only host work. */
+async function startFakeProcess(): Promise<{ path: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'server/machine/testing/fake-marlin-cli.ts')], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const path = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      if (out.includes('\n')) resolve(out.trim());
+    });
+    child.once('exit', () => reject(new Error('the fake Marlin exited before printing its port')));
+  });
+  const stop = async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGINT');
+    await exited;
+  };
+  return { path, stop };
+}
+
+/** One line in flight with no protocol host at all: write a framed line, wait for `ok`, repeat. */
+async function roundTripFloor(path: string, lines: number): Promise<number> {
+  const port = new SerialPort({ path, baudRate: 250000, autoOpen: false });
+  await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
+  const fd = (port.port as unknown as { fd: number }).fd;
+  let pending = '';
+  let waiter: (() => void) | undefined;
+  port.on('data', (chunk: Buffer) => {
+    pending += chunk.toString('latin1');
+    if (pending.includes('ok\n')) {
+      pending = '';
+      waiter?.();
+    }
+  });
+  const exchange = (line: string) =>
+    new Promise<void>((resolve) => {
+      waiter = resolve;
+      // The most direct write there is, so the floor is the link's, not a write queue's.
+      writeSync(fd, `${line}\n`);
+    });
+  await exchange(SYNC_FRAME);
+  const started = performance.now();
+  for (let i = 1; i <= lines; i++) await exchange(frameLine(i, command(i)));
+  const seconds = (performance.now() - started) / 1000;
+  await new Promise<void>((resolve) => port.close(() => resolve()));
+  return lines / seconds;
+}
+
+async function hostRate(
+  path: string,
+  lines: number,
+): Promise<{ linesPerSecond: number; cpuUsPerLine: number }> {
+  const machine = new MachineController({ timings: TIMINGS });
+  try {
+    await machine.connect(path);
+    const program = prepareProgram(Array.from({ length: lines }, (_, i) => command(i + 1)).join('\n'));
+    const cpu = process.cpuUsage();
+    const started = performance.now();
+    const outcome = await machine.stream(program, path);
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    if (outcome.status !== 'completed') throw new Error(`the benchmark job ended ${outcome.status}`);
+    return { linesPerSecond: lines / seconds, cpuUsPerLine: (used.user + used.system) / lines };
+  } finally {
+    await machine.close();
+  }
+}
+
+/** Call → M112 received by the fake on the far end of the pty (so an upper bound of call → wire). */
+async function estopLatencies(tries: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < tries; i++) {
+    // The host closes its end after an emergency stop, which ends socat: a fresh pair each time.
+    const pair = await createPtyPair();
+    try {
+      const { fake, close } = await attachFakeMarlin(pair.far);
+      const machine = new MachineController({ timings: TIMINGS });
+      try {
+        await machine.connect(pair.near);
+        await machine.startJob({ gcode: Array.from({ length: 5000 }, (_, n) => command(n + 1)).join('\n') });
+        await fake.until(() => fake.commands.length >= 100 + (i % 7) * 13, 10_000);
+        const calledAt = performance.now();
+        machine.emergencyStop();
+        await fake.until(() => fake.estopAt !== undefined, 2000, 'M112');
+        latencies.push((fake.estopAt as number) - calledAt);
+      } finally {
+        await machine.close();
+        await close();
+      }
+    } finally {
+      await pair.dispose();
+    }
+  }
+  return latencies.sort((a, b) => a - b);
+}
+
+export const bench: Bench = async (report) => {
+  const fake = await startFakeProcess();
+  try {
+    // Warm both paths once so JIT and first-open costs do not land in either figure.
+    await roundTripFloor(fake.path, 200);
+    await hostRate(fake.path, 200);
+    // Interleaved rounds, best of each: the machine is shared, and a slow moment should not land
+    // on one side only.
+    let floor = 0;
+    let host = { linesPerSecond: 0, cpuUsPerLine: Number.POSITIVE_INFINITY };
+    for (let round = 0; round < ROUNDS; round++) {
+      floor = Math.max(floor, await roundTripFloor(fake.path, LINES));
+      const run = await hostRate(fake.path, LINES);
+      if (run.linesPerSecond > host.linesPerSecond) host = run;
+    }
+    report('machine.stream.floor', 'lines/s', floor, null);
+    report('machine.stream.host', 'lines/s', host.linesPerSecond, null);
+    report('machine.stream.host_to_floor', 'ratio', host.linesPerSecond / floor, 0.9);
+    report('machine.stream.host_cpu_per_line', 'us', host.cpuUsPerLine, null);
+  } finally {
+    await fake.stop();
+  }
+  const latencies = await estopLatencies(ESTOP_TRIES);
+  report('machine.estop.median', 'ms', latencies[Math.floor(latencies.length / 2)] ?? Number.NaN, 20);
+  report('machine.estop.max', 'ms', latencies.at(-1) ?? Number.NaN, 20);
+};

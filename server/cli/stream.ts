@@ -1,0 +1,262 @@
+// `towpath stream`: a G-code program to the machine through this process's machine controller.
+// Ctrl-C pauses at the next line boundary and asks whether to resume or cancel; the program is
+// never restarted from line 1.
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { parseArgs } from 'node:util';
+import { MachineError } from '../../engine/errors.ts';
+import { MachineStateError } from '../../engine/machine/errors.ts';
+import { DEFAULT_BAUD_RATE } from '../../engine/machine/host.ts';
+import { type Program, ProgramError } from '../../engine/machine/program.ts';
+import type { JobOutcome } from '../../engine/machine/types.ts';
+import { loadProgram, MachineController, type MachineControllerOptions } from '../machine/controller.ts';
+import { type CliIo, type Command, FileProblem, UsageError } from './io.ts';
+import { createProgress } from './progress.ts';
+
+/** CliIo plus what only streaming needs; both extras are for tests and default to the process. */
+export interface StreamIo extends CliIo {
+  /** Asks the operator a question; null when nobody can answer (no terminal, end of input). */
+  prompt?: ((question: string) => Promise<string | null>) | null;
+  machine?: Omit<MachineControllerOptions, 'logger'>;
+}
+
+export interface StreamSummary {
+  status: JobOutcome['status'];
+  commands: number;
+  total: number;
+  baudRate: number;
+  dryRun: boolean;
+  detail?: string;
+}
+
+const NOT_A_TERMINAL = { isTTY: false, write: () => {} };
+
+export const stream: Command = {
+  summary: 'stream a G-code program to the machine over a serial port',
+  usage: 'towpath stream <file.gcode> --port <path> [--baud 250000] [--timeout <s>] [--dry-run] [--json]',
+  async run(args, baseIo) {
+    const io = baseIo as StreamIo;
+    const options = parseOptions(args);
+    const program = await readProgram(options.file);
+    const summary = (status: JobOutcome['status'], commands: number): StreamSummary => ({
+      status,
+      commands,
+      total: program.total,
+      baudRate: options.baudRate,
+      dryRun: options.dryRun,
+    });
+
+    if (options.dryRun) {
+      if (options.json) writeJson(io, summary('completed', program.total));
+      else io.stdout(`${count(program.total)} commands would be streamed (dry run; no port opened)\n`);
+      return 0;
+    }
+
+    const timings = {
+      ...io.machine?.timings,
+      ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+    };
+    const machine = new MachineController({ ...io.machine, timings });
+    const progress = createProgress({
+      stream: io.progress ?? NOT_A_TERMINAL,
+      label: 'Streaming',
+      total: program.total,
+      unit: 'lines',
+    });
+    const unsubscribe = machine.subscribe((event) => {
+      if (event.type === 'progress') progress.update(event.acknowledged);
+      else if (event.type === 'state' && event.state === 'ready' && event.message)
+        io.stderr(`warning: ${event.message}\n`);
+      else if (event.type === 'action') io.stderr(`controller: //action:${event.text}\n`);
+    });
+    const stopSignals = io.onStopSignal(pauseOnSignal(machine, io, progress));
+
+    let outcome: JobOutcome;
+    try {
+      outcome = await machine.stream(program, options.port as string, options.baudRate);
+    } catch (error) {
+      if (options.json && (error instanceof MachineError || error instanceof MachineStateError)) {
+        writeJson(io, { ...summary('error', 0), detail: error.message });
+      }
+      throw error;
+    } finally {
+      stopSignals();
+      unsubscribe();
+      progress.finish();
+      await machine.close();
+    }
+
+    if (outcome.status === 'error') {
+      const error = outcome.error ?? new MachineError('Streaming failed');
+      if (options.json) writeJson(io, { ...summary('error', outcome.acknowledged), detail: error.message });
+      else io.stderr(`Stopped after ${count(outcome.acknowledged)} of ${count(outcome.total)} commands.\n`);
+      throw error;
+    }
+    if (options.json) writeJson(io, summary(outcome.status, outcome.acknowledged));
+    else if (outcome.status === 'completed') {
+      io.stdout(
+        `Streamed ${count(outcome.total)} commands to ${options.port} in ${outcome.elapsed_s.toFixed(1)} s\n`,
+      );
+    } else {
+      io.stdout(`Cancelled after ${count(outcome.acknowledged)} of ${count(outcome.total)} commands\n`);
+    }
+    // 130 is what a shell reports for a run stopped with Ctrl-C; the job did not finish.
+    return outcome.status === 'completed' ? 0 : 130;
+  },
+};
+
+interface StreamOptions {
+  file: string;
+  port: string | undefined;
+  baudRate: number;
+  idleTimeoutMs: number | undefined;
+  dryRun: boolean;
+  json: boolean;
+}
+
+function parseOptions(args: string[]): StreamOptions {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0
+        ? 'missing the G-code file to stream'
+        : `unexpected argument '${positionals[1]}'`,
+    );
+  }
+  const baudRate = values.baud === undefined ? DEFAULT_BAUD_RATE : Number(values.baud);
+  if (!/^\d+$/.test(values.baud ?? '1') || !Number.isSafeInteger(baudRate) || baudRate < 1) {
+    throw new UsageError(`--baud must be a positive integer (got '${values.baud}')`);
+  }
+  let idleTimeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    const seconds = Number(values.timeout);
+    if (!(seconds > 0) || !Number.isFinite(seconds)) {
+      throw new UsageError(`--timeout must be a positive number of seconds (got '${values.timeout}')`);
+    }
+    idleTimeoutMs = seconds * 1000;
+  }
+  const dryRun = values['dry-run'] ?? false;
+  const port = values.port?.trim() || undefined;
+  if (!dryRun && port === undefined) throw new UsageError('--port is required unless --dry-run is given');
+  return {
+    file: positionals[0] as string,
+    port,
+    baudRate,
+    idleTimeoutMs,
+    dryRun,
+    json: values.json ?? false,
+  };
+}
+
+const OPTIONS = {
+  port: { type: 'string', short: 'p' },
+  baud: { type: 'string', short: 'b' },
+  timeout: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+} as const;
+
+async function readProgram(file: string): Promise<Program> {
+  try {
+    return await loadProgram({ path: resolve(file) });
+  } catch (error) {
+    // Unreadable files are file problems (exit 2); a refused line stays a ProgramError (exit 1).
+    if (error instanceof ProgramError && /^(No file found at|Could not read G-code at)/.test(error.message)) {
+      throw new FileProblem(error.message);
+    }
+    throw error;
+  }
+}
+
+/** Ctrl-C pauses and asks; a second Ctrl-C, SIGTERM, or nobody to ask cancels at the line boundary. */
+function pauseOnSignal(machine: MachineController, io: StreamIo, progress: { finish(): void }) {
+  const ask = io.prompt === undefined ? terminalPrompt() : io.prompt;
+  let asking = false;
+  const cancel = () => {
+    io.stderr('Cancelling after the line in flight…\n');
+    machine.cancel();
+  };
+  return (signal: string) => {
+    const state = machine.status().state;
+    if (state !== 'streaming' && state !== 'paused') return;
+    if (signal !== 'SIGINT' || asking || !ask) {
+      cancel();
+      return;
+    }
+    asking = true;
+    machine.pause();
+    progress.finish();
+    void (async () => {
+      try {
+        await lineBoundary(machine);
+        for (;;) {
+          const job = machine.status().job;
+          const answer = await ask(
+            `\nPaused after line ${job?.acknowledged ?? 0} of ${job?.total ?? 0} (motion already queued in the controller still runs).\n` +
+              'Type r to resume, c to cancel, e for an emergency stop: ',
+          );
+          if (machine.status().state !== 'paused') return;
+          const choice = answer?.trim().toLowerCase();
+          if (choice === 'r' || choice === 'resume') return machine.resume();
+          if (choice === 'e' || choice === 'estop') return void machine.emergencyStop();
+          if (choice === 'c' || choice === 'cancel' || answer === null) return cancel();
+        }
+      } finally {
+        asking = false;
+      }
+    })();
+  };
+}
+
+/** Resolves once the line in flight when pausing is acknowledged (or the job is no longer paused). */
+function lineBoundary(machine: MachineController): Promise<void> {
+  return new Promise((resolve) => {
+    let unsubscribe = () => {};
+    const check = () => {
+      const { state, job } = machine.status();
+      if (state === 'paused' && job && job.sent !== job.acknowledged) return false;
+      unsubscribe();
+      resolve();
+      return true;
+    };
+    if (!check()) unsubscribe = machine.subscribe(check);
+  });
+}
+
+function terminalPrompt(): ((question: string) => Promise<string | null>) | null {
+  if (!process.stdin.isTTY) return null;
+  return async (question) => {
+    const readline = createInterface({ input: process.stdin, output: process.stderr });
+    // The terminal hands a Ctrl-C during the question to readline, not to the process: it cancels.
+    const asked = new AbortController();
+    readline.on('SIGINT', () => asked.abort());
+    try {
+      return await readline.question(question, { signal: asked.signal });
+    } catch {
+      return null;
+    } finally {
+      readline.close();
+    }
+  };
+}
+
+function writeJson(io: CliIo, body: unknown) {
+  io.stdout(`${JSON.stringify(body)}\n`);
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en');
+}
+
+/** Exit code for a machine failure: 3 when the controller or the port failed, 1 for a refused program. */
+export function machineExitCode(error: unknown): number | undefined {
+  if (error instanceof MachineError || error instanceof MachineStateError) return 3;
+  if (error instanceof ProgramError) return 1;
+  return undefined;
+}

@@ -1,0 +1,134 @@
+// /api/machine/* on the LAN door: the renderer's machine panel. Every route moves or watches the
+// machine, so all of them accept only clients on the workstation unless MACHINE_REMOTE_CONTROL=1.
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { MachineError } from '../../engine/errors.ts';
+import { MachineStateError } from '../../engine/machine/errors.ts';
+import { ProgramError } from '../../engine/machine/program.ts';
+import type { MachineEvent } from '../../engine/machine/types.ts';
+import { loopbackOnly } from '../http/loopback.ts';
+import type { MachineController } from './controller.ts';
+import { throttleProgress } from './event-throttle.ts';
+
+export interface MachineRoutesOptions {
+  machine: MachineController;
+  /** True when MACHINE_REMOTE_CONTROL lets LAN clients in. */
+  allowRemote: () => boolean;
+}
+
+const HEARTBEAT_MS = 15_000;
+
+/** The status code of an error a machine route raised, or undefined for the door's default. */
+export function machineStatusCode(error: unknown): number | undefined {
+  if (error instanceof MachineStateError) return 409;
+  if (error instanceof ProgramError) return 400;
+  if (error instanceof MachineError) return 502;
+  if (error instanceof BodyError) return 400;
+  return undefined;
+}
+
+class BodyError extends Error {
+  override name = 'BodyError';
+}
+
+const connectBody = z.object({
+  port: z.string().trim().min(1, 'must not be empty'),
+  baudRate: z.number().int().min(1).optional(),
+});
+const commandBody = z.object({ command: z.string() });
+const jobBody = z.union([
+  z.object({ gcode: z.string(), path: z.undefined().optional() }),
+  z.object({ path: z.string().min(1, 'must not be empty'), gcode: z.undefined().optional() }),
+]);
+
+function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue?.path.join('.') || 'body';
+  const message = issue?.message.endsWith('received undefined')
+    ? 'Field required'
+    : (issue?.message ?? 'invalid');
+  throw new BodyError(`Invalid request body: ${field}: ${message}`);
+}
+
+export async function machineRoutes(app: FastifyInstance, { machine, allowRemote }: MachineRoutesOptions) {
+  app.addHook('preHandler', loopbackOnly(allowRemote));
+  app.setErrorHandler((error: FastifyError, _request, reply) => {
+    const status = machineStatusCode(error);
+    if (status === undefined) throw error;
+    return reply.code(status).send({ detail: error.message });
+  });
+
+  // First, and synchronous: nothing may stand between the request and M112.
+  app.post('/api/machine/estop', async () => {
+    const sent = machine.emergencyStop();
+    return { sent, status: machine.status() };
+  });
+
+  app.get('/api/machine/status', async () => machine.status());
+  app.get('/api/machine/ports', async () => machine.listPorts());
+
+  app.post('/api/machine/connect', async (request) => {
+    const { port, baudRate } = parseBody(connectBody, request.body);
+    return machine.connect(port, baudRate);
+  });
+  app.post('/api/machine/disconnect', async () => machine.disconnect());
+
+  app.post('/api/machine/command', async (request) => {
+    const { command } = parseBody(commandBody, request.body);
+    return { responses: await machine.send(command) };
+  });
+
+  app.post('/api/machine/job', async (request, reply) => {
+    const body = parseBody(jobBody, request.body);
+    const { total } = await machine.startJob(
+      body.gcode !== undefined ? { gcode: body.gcode } : { path: body.path as string },
+    );
+    return reply.code(202).send({ total, status: machine.status() });
+  });
+
+  app.post('/api/machine/pause', async () => machine.pause());
+  app.post('/api/machine/resume', async () => machine.resume());
+  app.post('/api/machine/cancel', async () => machine.cancel());
+
+  app.get('/api/machine/events', (request, reply) => {
+    const cleanup = streamEvents(machine, reply);
+    request.raw.once('close', cleanup);
+  });
+}
+
+/**
+ * Server-sent events: the status first, then every event with its `seq` as the id. Returns the
+ * function that ends the subscription (safe to call more than once).
+ */
+function streamEvents(machine: MachineController, reply: FastifyReply): () => void {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  const write = (name: string, data: unknown, id?: number) => {
+    if (raw.writableEnded || raw.destroyed) return;
+    raw.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  write('status', machine.status());
+  const throttle = throttleProgress((event: MachineEvent) => {
+    const { type, ...data } = event;
+    write(type, data, event.seq);
+  });
+  const unsubscribe = machine.subscribe((event) => throttle.push(event));
+  const heartbeat = setInterval(() => {
+    if (!raw.writableEnded && !raw.destroyed) raw.write(': keep-alive\n\n');
+  }, HEARTBEAT_MS);
+  const cleanup = () => {
+    clearInterval(heartbeat);
+    throttle.stop();
+    unsubscribe();
+  };
+  raw.once('close', cleanup);
+  return cleanup;
+}
