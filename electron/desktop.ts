@@ -55,6 +55,7 @@ export async function startDesktop({
       ...config,
       dataDir: app.getPath('userData'),
       rendererDir: join(appRoot, 'dist', 'renderer'),
+      resourcesDir: join(appRoot, 'resources'),
     });
   } catch (error) {
     return fail(error);

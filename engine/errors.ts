@@ -18,13 +18,18 @@ export class PlanningError extends Error {
   readonly level = 'planning' as const;
 }
 
-/** G-code the simulator cannot process (or a missing/unreadable G-code file). */
+/**
+ * G-code the simulator cannot process, or a G-code file that is missing (`missing`) or cannot be
+ * read as text (`unreadable`: not a regular file, too large, refused by the OS, not UTF-8).
+ */
 export class SimulationError extends Error {
   override name = 'SimulationError';
   readonly missing: boolean;
-  constructor(message: string, options: { missing?: boolean } = {}) {
+  readonly unreadable: boolean;
+  constructor(message: string, options: { missing?: boolean; unreadable?: boolean } = {}) {
     super(message);
     this.missing = options.missing ?? false;
+    this.unreadable = options.unreadable ?? false;
   }
 }
 

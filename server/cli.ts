@@ -3,6 +3,7 @@
 
 import { type CliIo, type Command, UsageError } from './cli/io.ts';
 import { serve } from './cli/serve.ts';
+import { machineExitCode, stream } from './cli/stream.ts';
 import { plan, simulate, validate, windingExitCode } from './cli/winding.ts';
 import { ConfigError } from './config.ts';
 import { StartupError } from './errors.ts';
@@ -10,7 +11,7 @@ import { VERSION } from './version.ts';
 
 export type { CliIo } from './cli/io.ts';
 
-const COMMANDS: Record<string, Command> = { serve, plan, validate, simulate };
+const COMMANDS: Record<string, Command> = { serve, plan, validate, simulate, stream };
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -60,7 +61,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return 2;
     }
     const message = (error as Error)?.message ?? String(error);
-    const windingCode = windingExitCode(error);
+    const windingCode = windingExitCode(error) ?? machineExitCode(error);
     if (windingCode !== undefined) {
       io.stderr(`towpath: ${message}\n`);
       return windingCode;

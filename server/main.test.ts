@@ -90,7 +90,7 @@ describe('startWorkstation', () => {
     ws = await startTestWorkstation();
     const response = await fetch(`${ws.urls.winding}/nope`);
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ detail: 'Route GET /nope not found' });
+    expect(await response.json()).toEqual({ detail: 'Not Found' });
   });
 
   it('stops both doors, and stopping twice is harmless', async () => {

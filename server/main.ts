@@ -1,8 +1,10 @@
 import type { Config } from './config.ts';
 import { openDataDir } from './data-dir.ts';
+import { type DashboardApi, type DashboardApiOptions, openDashboardApi } from './graphql/api.ts';
 import { Door } from './http/door.ts';
 import { buildLanDoor } from './lan/door.ts';
 import { createLogger, type Logger } from './log.ts';
+import { MachineController, type MachineControllerOptions } from './machine/controller.ts';
 import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
 
@@ -18,12 +20,20 @@ export interface Workstation {
   dataDir: string;
   doors: { lan: Door; winding: Door };
   logger: Logger;
+  /** The dashboard GraphQL API on the LAN door (database, services). */
+  dashboardApi: DashboardApi;
+  /** The one machine controller of this process (serial port, job, e-stop). */
+  machine: MachineController;
   /** Stops both doors; safe to call more than once. */
   stop(): Promise<void>;
 }
 
 export interface StartOptions {
   logger?: Logger;
+  /** Test hooks for the dashboard API: an injected clock, a cheaper Argon2id cost, a hasher. */
+  dashboardApi?: Pick<DashboardApiOptions, 'clock' | 'argon2Cost' | 'passwords' | 'serviceAccounts'>;
+  /** Test hooks for the machine controller: shorter protocol timings, an injected port opener. */
+  machine?: Omit<MachineControllerOptions, 'logger'>;
 }
 
 /**
@@ -34,17 +44,47 @@ export interface StartOptions {
 export async function startWorkstation(config: Config, options: StartOptions = {}): Promise<Workstation> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const dataDir = await openDataDir(config.dataDir);
+  for (const warning of config.warnings ?? []) logger.warn(warning);
+  // Before any door listens: a newer or damaged database, or a bad secret, stops the start here.
+  const dashboardApi = await openDashboardApi({
+    ...options.dashboardApi,
+    config: config.api,
+    dataDir,
+    logger,
+  });
 
-  const winding = new Door('winding', config.winding, () => buildWindingDoor({ logger }));
+  const machine = new MachineController({ ...options.machine, logger });
+
+  const winding = new Door('winding', config.winding, () =>
+    buildWindingDoor({
+      logger,
+      dataDir,
+      resourcesDir: config.resourcesDir,
+      allowedRoots: config.winding.allowedRoots,
+      machine,
+    }),
+  );
   const lan = new Door('LAN', config.lan, () =>
-    buildLanDoor({ logger, rendererDir: config.rendererDir, winding }),
+    buildLanDoor({
+      logger,
+      rendererDir: config.rendererDir,
+      winding,
+      graphql: dashboardApi.register,
+      machine: { controller: machine, allowRemote: () => config.machineRemoteControl },
+    }),
   );
 
-  await winding.start();
+  try {
+    await winding.start();
+  } catch (error) {
+    dashboardApi.close();
+    throw error;
+  }
   try {
     await lan.start();
   } catch (error) {
     await winding.stop();
+    dashboardApi.close();
     throw error;
   }
 
@@ -55,10 +95,15 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   const stop = () => {
     stopping ??= (async () => {
       await Promise.allSettled([lan.stop(), winding.stop()]);
+      // A running job stops at the next line boundary rather than mid-line.
+      await machine
+        .close()
+        .catch((error: unknown) => logger.warn({ err: error }, 'machine did not close cleanly'));
+      dashboardApi.close();
       logger.info('Towpath stopped');
     })();
     return stopping;
   };
 
-  return { urls, dataDir, doors: { lan, winding }, logger, stop };
+  return { urls, dataDir, doors: { lan, winding }, logger, dashboardApi, machine, stop };
 }

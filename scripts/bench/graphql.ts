@@ -3,7 +3,6 @@
 // (target ≥ 3,000 `me`/s on 2 cores), and the `authUser` median with the spec's Argon2id cost.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,31 +10,8 @@ import { createSchema, createYoga } from 'graphql-yoga';
 import { pino } from 'pino';
 import { loadConfig } from '../../server/config.ts';
 import { startWorkstation } from '../../server/main.ts';
+import { postLoad } from './load.ts';
 import type { Bench } from './report.ts';
-
-// The fields of autocannon's options and result used here (the package ships no typings).
-interface LoadOptions {
-  url: string;
-  method: 'POST';
-  headers: Record<string, string>;
-  body: string;
-  connections: number;
-  duration: number;
-  workers: number;
-  expectBody: string;
-  warmup: { connections: number; duration: number };
-}
-interface LoadResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  mismatches: number;
-}
-const autocannon = createRequire(import.meta.url)('autocannon') as (
-  options: LoadOptions,
-) => Promise<LoadResult>;
 
 const CONNECTIONS = 32;
 const LOAD_SECONDS = 5;
@@ -54,32 +30,19 @@ async function post(url: string, query: string, headers: Record<string, string> 
   return { status: response.status, body: await response.text() };
 }
 
-/**
- * 32 connections for a few seconds after a short warm-up. The load runs in a worker thread so the
- * server under test keeps this thread (and a core) to itself. Every answer must equal `expected`.
- */
-async function load(url: string, query: string, headers: Record<string, string>, expected: string) {
-  const result = await autocannon({
+/** 32 connections for a few seconds after a short warm-up; every answer must equal `expected`. */
+function load(url: string, query: string, headers: Record<string, string>, expected: string) {
+  return postLoad({
     url,
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    headers,
     body: JSON.stringify({ query }),
+    expected,
     connections: CONNECTIONS,
-    duration: LOAD_SECONDS,
-    workers: 1,
-    expectBody: expected,
-    warmup: { connections: CONNECTIONS, duration: WARMUP_SECONDS },
+    seconds: LOAD_SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
   });
-  const wrong = result.errors + result.timeouts + result.non2xx + result.mismatches;
-  if (wrong > 0 || result.requests.total === 0)
-    throw new Error(
-      `load on ${url} had ${result.errors} errors, ${result.timeouts} timeouts, ` +
-        `${result.non2xx} non-2xx and ${result.mismatches} unexpected bodies of ${result.requests.total}`,
-    );
-  return result;
 }
 
-/** A bare graphql-yoga on node:http with one `hello` query: the ceiling to compare `me` with. */
 async function startHelloServer(): Promise<{ url: string; server: Server }> {
   const yoga = createYoga({
     schema: createSchema({

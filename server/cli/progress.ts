@@ -6,8 +6,8 @@ export interface ProgressStream {
 }
 
 export interface Progress {
-  /** Reports how much is done; cheap enough to call for every chunk. */
-  update(done: number): void;
+  /** Reports how much is done (and the total, once known); cheap enough to call for every chunk. */
+  update(done: number, total?: number): void;
   /** Clears the bar, if one was drawn. */
   finish(): void;
 }
@@ -43,12 +43,12 @@ export function createProgress({
   let drawnAt = Number.NEGATIVE_INFINITY;
   let drawn = false;
   return {
-    update(done) {
+    update(done, knownTotal = total) {
       const t = now();
       if (t - started < delayMs || t - drawnAt < REDRAW_MS) return;
       drawnAt = t;
       drawn = true;
-      stream.write(`\r\x1b[K${render(label, done, total, unit, stream.columns ?? 80)}`);
+      stream.write(`\r\x1b[K${render(label, done, knownTotal, unit, stream.columns ?? 80)}`);
     },
     finish() {
       if (drawn) stream.write('\r\x1b[K');

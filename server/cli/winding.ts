@@ -4,23 +4,16 @@ import { realpathSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { PlanningError, SimulationError, WindFileError } from '../../engine/errors.ts';
-import { GcodeSimulator } from '../../engine/gcode/index.ts';
 import type { SimulationSummary } from '../../engine/gcode/types.ts';
-import { checkPlan, planChunks } from '../../engine/plan/index.ts';
+import { checkPlan } from '../../engine/plan/index.ts';
 import type { AxisFormat, PlanSummary } from '../../engine/plan/types.ts';
-import { Utf8Validator } from '../../engine/text/utf8.ts';
-import { writeFileAtomically } from '../winding/atomic-write.ts';
-import {
-  type InputFileStream,
-  openInputFile,
-  osErrorReason,
-  readWindDefinition,
-} from '../winding/input-file.ts';
+import { readWindDefinition } from '../winding/input-file.ts';
 import { defaultOutputPath } from '../winding/output-path.ts';
+import { OutputError, planResponse, planToFile } from '../winding/planning.ts';
+import { simulateFile } from '../winding/simulation.ts';
 import { type CliIo, type Command, FileProblem, UsageError } from './io.ts';
 import { createProgress } from './progress.ts';
 
-const NEWLINE = 0x0a;
 const NOT_A_TERMINAL = { isTTY: false, write: () => {} };
 
 function parse<T extends ParseArgsOptionsConfig>(args: string[], options: T) {
@@ -59,16 +52,6 @@ async function withJsonErrors<T>(
   }
 }
 
-function countLines(chunk: Uint8Array): number {
-  let lines = 0;
-  let at = chunk.indexOf(NEWLINE);
-  while (at !== -1) {
-    lines++;
-    at = chunk.indexOf(NEWLINE, at + 1);
-  }
-  return lines;
-}
-
 export const plan: Command = {
   summary: 'plan a .wind definition into G-code',
   usage: 'towpath plan <file.wind> [-o out.gcode] [--axis-format xab|xyz] [--verbose] [--json]',
@@ -99,29 +82,19 @@ export const plan: Command = {
           total: 0,
           unit: 'lines',
         });
-        let lines = 0;
         let summary: PlanSummary;
         try {
-          summary = writeFileAtomically(output, (write) => {
-            const chunks = planChunks(definition, {
-              axisFormat: axisFormat as AxisFormat,
-              verbose: values.verbose ?? false,
-            });
-            for (;;) {
-              const next = chunks.next();
-              if (next.done) return next.value;
-              write(next.value);
-              lines += countLines(next.value);
-              progress.update(lines);
-            }
+          summary = await planToFile(definition, output, {
+            axisFormat: axisFormat as AxisFormat,
+            verbose: values.verbose ?? false,
+            onProgress: (lines) => progress.update(lines),
           });
         } catch (error) {
-          if (error instanceof PlanningError) throw error;
-          throw new FileProblem(`Could not write G-code to ${output}: ${osErrorReason(error)}`);
+          throw error instanceof OutputError ? new FileProblem(error.message) : error;
         } finally {
           progress.finish();
         }
-        const body = { commands: summary.commands, output: realpathSync(output), ...rest(summary) };
+        const body = planResponse(summary, realpathSync(output));
         if (values.json) writeJson(io, body);
         else {
           io.stdout(
@@ -166,38 +139,15 @@ export const simulate: Command = {
       io,
       (detail) => ({ detail }),
       async () => {
-        let chunks: InputFileStream;
-        try {
-          chunks = await openInputFile(input, 'gcode');
-        } catch (error) {
-          throw error instanceof SimulationError ? new FileProblem(error.message) : error;
-        }
-        const total = chunks.size;
         const progress = createProgress({
           stream: io.progress ?? NOT_A_TERMINAL,
           label: 'Simulating',
-          total,
+          total: 0,
           unit: 'bytes',
         });
-        const utf8 = new Utf8Validator();
-        const simulator = new GcodeSimulator();
-        let done = 0;
         let summary: SimulationSummary;
         try {
-          for await (const chunk of chunks) {
-            utf8.push(chunk);
-            if (utf8.invalidAt !== -1) break;
-            simulator.push(chunk);
-            done += chunk.byteLength;
-            progress.update(done);
-          }
-          utf8.end();
-          if (utf8.invalidAt !== -1) {
-            throw new FileProblem(
-              `Could not read G-code at ${input}: not valid UTF-8 (byte ${utf8.invalidAt})`,
-            );
-          }
-          summary = simulator.finish();
+          summary = await simulateFile(input, { onProgress: (done, size) => progress.update(done, size) });
         } finally {
           progress.finish();
         }
@@ -228,15 +178,6 @@ function guardOutput(input: string, output: string) {
   if (!existing.isFile()) throw new FileProblem(`Could not write G-code to ${output}: not a regular file`);
 }
 
-function rest(summary: PlanSummary) {
-  return {
-    timeSeconds: summary.timeSeconds,
-    towMeters: summary.towMeters,
-    axisFormat: summary.axisFormat,
-    layers: summary.layers,
-  };
-}
-
 function duration(seconds: number): string {
   const s = Math.round(seconds);
   const h = Math.floor(s / 3600);
@@ -248,6 +189,7 @@ function duration(seconds: number): string {
 /** Exit code for an engine error: 2 for file and schema problems, 1 for planning and simulation. */
 export function windingExitCode(error: unknown): number | undefined {
   if (error instanceof WindFileError || error instanceof FileProblem) return 2;
-  if (error instanceof PlanningError || error instanceof SimulationError) return 1;
+  if (error instanceof SimulationError) return error.missing || error.unreadable ? 2 : 1;
+  if (error instanceof PlanningError) return 1;
   return undefined;
 }

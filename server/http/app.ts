@@ -9,11 +9,15 @@ import type { Logger } from '../log.ts';
 /** Largest request body any door accepts (the winding spec's limit). */
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
+/** A door's own answer for errors it knows; `undefined` leaves the error to the shared rules. */
+export type ErrorMapper = (error: unknown) => { status: number; body: unknown } | undefined;
+
 /**
  * A fastify instance with the behaviour every door shares: JSON `{detail}` errors, no stack traces
- * or internal messages leaked to clients, and one logger.
+ * or internal messages leaked to clients, and one logger. A door with its own error contract (the
+ * winding door's spec statuses) passes `mapError`, consulted first.
  */
-export function createHttpApp(logger: Logger, door: string): FastifyInstance {
+export function createHttpApp(logger: Logger, door: string, mapError?: ErrorMapper): FastifyInstance {
   const app = fastify({
     loggerInstance: logger.child({ door }),
     bodyLimit: BODY_LIMIT_BYTES,
@@ -22,6 +26,8 @@ export function createHttpApp(logger: Logger, door: string): FastifyInstance {
   }) as unknown as FastifyInstance;
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    const mapped = mapError?.(error);
+    if (mapped) return reply.code(mapped.status).send(mapped.body);
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) {

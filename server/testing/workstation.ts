@@ -29,6 +29,7 @@ export interface TestWorkstationOptions {
   /** Reuse a folder (and so a data dir) of an earlier test workstation, e.g. to test a restart. */
   root?: string;
   dashboardApi?: StartOptions['dashboardApi'];
+  machine?: StartOptions['machine'];
 }
 
 /** Starts a workstation whose renderer folder holds a stand-in index.html and one asset. */
@@ -36,7 +37,8 @@ export async function startTestWorkstation(
   env: Record<string, string> = {},
   options: TestWorkstationOptions = {},
 ): Promise<TestWorkstation> {
-  const root = options.root ?? (await makeTempDir());
+  // Not makeTempDir: a workstation may be started in beforeAll; dispose() removes the folder.
+  const root = options.root ?? (await mkdtemp(join(tmpdir(), 'towpath-test-')));
   const rendererDir = join(root, 'renderer');
   await mkdir(join(rendererDir, 'assets'), { recursive: true });
   await writeFile(join(rendererDir, 'index.html'), TEST_INDEX_HTML);
@@ -53,6 +55,7 @@ export async function startTestWorkstation(
     {
       logger: pino({ level: 'silent' }),
       dashboardApi: { argon2Cost: TEST_ARGON2_COST, ...options.dashboardApi },
+      machine: options.machine,
     },
   );
   return {

@@ -11,7 +11,7 @@ describe('writeFileAtomically', () => {
     const dir = await makeTempDir();
     const target = join(dir, 'out.gcode');
     const buffer = new Uint8Array(4);
-    const result = writeFileAtomically(target, (write) => {
+    const result = await writeFileAtomically(target, (write) => {
       for (const part of ['G0 X', '1\nG0', ' X2\n']) {
         buffer.set(bytes(part));
         write(buffer.subarray(0, part.length));
@@ -27,18 +27,18 @@ describe('writeFileAtomically', () => {
     const dir = await makeTempDir();
     const target = join(dir, 'out.gcode');
     await writeFile(target, 'previous program\n');
-    expect(() =>
-      writeFileAtomically(target, (write) => {
+    await expect(
+      writeFileAtomically(target, async (write) => {
         write(bytes('G0 X1\n'));
         throw new Error('planning failed half way');
       }),
-    ).toThrow('planning failed half way');
+    ).rejects.toThrow('planning failed half way');
     expect(await readFile(target, 'utf8')).toBe('previous program\n');
     expect(await readdir(dir)).toEqual(['out.gcode']);
   });
 
   it('fails before writing anything when the folder does not exist', async () => {
     const dir = await makeTempDir();
-    expect(() => writeFileAtomically(join(dir, 'missing', 'out.gcode'), () => 0)).toThrow(/ENOENT/);
+    await expect(writeFileAtomically(join(dir, 'missing', 'out.gcode'), () => 0)).rejects.toThrow(/ENOENT/);
   });
 });

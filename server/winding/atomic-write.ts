@@ -9,17 +9,18 @@ import { basename, dirname, join } from 'node:path';
  * existing target is left as it was.
  *
  * `produce` is handed a `write` function and may call it any number of times; each chunk is
- * written before `write` returns, so a producer may reuse its buffer.
+ * written before `write` returns, so a producer may reuse its buffer. The writes are synchronous:
+ * a producer that runs long should yield to the event loop between chunks itself.
  */
-export function writeFileAtomically<T>(
+export async function writeFileAtomically<T>(
   target: string,
-  produce: (write: (chunk: Uint8Array) => void) => T,
-): T {
+  produce: (write: (chunk: Uint8Array) => void) => T | Promise<T>,
+): Promise<T> {
   const temporary = join(dirname(target), `.${basename(target)}.${randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temporary, 'wx', 0o644);
   let closed = false;
   try {
-    const result = produce((chunk) => {
+    const result = await produce((chunk) => {
       let offset = 0;
       while (offset < chunk.byteLength) offset += writeSync(fd, chunk, offset, chunk.byteLength - offset);
     });

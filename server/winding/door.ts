@@ -1,12 +1,72 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, notFound } from '../http/app.ts';
+import { createHttpApp } from '../http/app.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
+import type { MachineController } from '../machine/controller.ts';
+import { acceptRawBodies } from './body.ts';
+import type { WindingContext } from './context.ts';
+import { prepareExamples } from './examples.ts';
+import { toHttpError } from './http-error.ts';
+import { Limiter } from './limiter.ts';
+import { buildOpenApi } from './openapi.ts';
+import { createPathPolicy } from './paths.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { planRoute } from './routes/plan.ts';
+import { simulateRoute } from './routes/simulate.ts';
+import { streamRoute } from './routes/stream.ts';
+import { validateRoute } from './routes/validate.ts';
+
+export interface WindingDoorOptions {
+  logger: Logger;
+  dataDir: string;
+  resourcesDir: string;
+  /** WINDING_ALLOWED_ROOTS as configured (canonicalised here, at each start). */
+  allowedRoots: string[];
+  /** The process's one machine controller, for live `/stream/` runs. */
+  machine: MachineController;
+}
+
+/** Every method fastify routes; a known path answers the ones it does not serve with 405. */
+const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as const;
 
 /** The winding door: the loopback HTTP service for headless automation (spec/winding.md §7). */
-export async function buildWindingDoor({ logger }: { logger: Logger }): Promise<FastifyInstance> {
-  const app = createHttpApp(logger, 'winding');
+export async function buildWindingDoor(options: WindingDoorOptions): Promise<FastifyInstance> {
+  const app = createHttpApp(options.logger, 'winding', (error) => {
+    const known = toHttpError(error);
+    return known && { status: known.status, body: { detail: known.message } };
+  });
+  const context: WindingContext = {
+    policy: await createPathPolicy(options.allowedRoots),
+    planners: new Limiter(4),
+  };
+  const examples = await prepareExamples(options.dataDir, options.resourcesDir, options.logger);
+
+  acceptRawBodies(app);
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
+
   await app.register(healthRoute);
-  app.setNotFoundHandler(notFound);
+  await app.register(planRoute, context);
+  await app.register(simulateRoute, context);
+  await app.register(validateRoute, context);
+  await app.register(streamRoute, { machine: options.machine });
+  await app.register(docsRoutes, { document: buildOpenApi(examples) });
+
+  const served: Record<string, string[]> = {
+    '/plan/from-file': ['POST'],
+    '/simulate/from-file': ['POST'],
+    '/validate/from-file': ['POST'],
+    '/stream/': ['POST'],
+    '/stream': ['POST'],
+    '/openapi.json': ['GET', 'HEAD'],
+    '/docs': ['GET', 'HEAD'],
+  };
+  for (const [url, methods] of Object.entries(served)) {
+    const others = METHODS.filter((method) => !methods.includes(method));
+    app.route({
+      method: others,
+      url,
+      handler: async (_request, reply) => reply.code(405).send({ detail: 'Method Not Allowed' }),
+    });
+  }
   return app;
 }

@@ -61,7 +61,7 @@ function missingError(path: string, kind: InputKind): Error {
 function readError(path: string, kind: InputKind, reason: string): Error {
   return kind === 'wind'
     ? new WindFileError(`Could not read wind definition at ${path}: ${reason}`)
-    : new SimulationError(`Could not read G-code at ${path}: ${reason}`);
+    : new SimulationError(`Could not read G-code at ${path}: ${reason}`, { unreadable: true });
 }
 
 const NOT_REGULAR = 'not a regular file';
@@ -74,30 +74,34 @@ function checkStats(stats: Stats, path: string, kind: InputKind): void {
 
 // Rows 1–3 on the path (stat follows symlinks), then open. O_NONBLOCK keeps a file swapped for a
 // FIFO after the stat from blocking the open; fstat repeats rows 2–3 on what was really opened.
-async function openChecked(path: string, kind: InputKind): Promise<{ handle: FileHandle; size: number }> {
+async function openChecked(
+  path: string,
+  kind: InputKind,
+  shown: string,
+): Promise<{ handle: FileHandle; size: number }> {
   let stats: Stats;
   try {
     stats = await stat(path);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && MISSING_CODES.has(code)) throw missingError(path, kind);
-    throw readError(path, kind, osErrorReason(error));
+    if (typeof code === 'string' && MISSING_CODES.has(code)) throw missingError(shown, kind);
+    throw readError(shown, kind, osErrorReason(error));
   }
-  checkStats(stats, path, kind);
+  checkStats(stats, shown, kind);
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    throw readError(path, kind, osErrorReason(error));
+    throw readError(shown, kind, osErrorReason(error));
   }
   try {
     const opened = await handle.stat();
-    checkStats(opened, path, kind);
+    checkStats(opened, shown, kind);
     return { handle, size: opened.size };
   } catch (error) {
     await handle.close();
     if (error instanceof WindFileError || error instanceof SimulationError) throw error;
-    throw readError(path, kind, osErrorReason(error));
+    throw readError(shown, kind, osErrorReason(error));
   }
 }
 
@@ -134,16 +138,18 @@ export interface InputFileStream extends AsyncIterable<Uint8Array> {
 /**
  * Applies §2.1 rows 1–4 and returns the file as a stream of chunks, so a large G-code program is
  * never held in memory whole. Strict UTF-8 is the caller's check (Utf8Validator on each chunk).
+ * Messages name the file as `shown` (the path as the caller gave it, spec §2.1) while `path` is
+ * what is opened (the winding door opens the canonical path it checked against its roots).
  */
-export async function openInputFile(path: string, kind: InputKind): Promise<InputFileStream> {
-  const { handle, size } = await openChecked(path, kind);
+export async function openInputFile(path: string, kind: InputKind, shown = path): Promise<InputFileStream> {
+  const { handle, size } = await openChecked(path, kind, shown);
   let chunks: AsyncGenerator<Uint8Array> | null = null;
   let closed = false;
   return {
     size,
     [Symbol.asyncIterator]() {
       if (chunks !== null || closed) throw new Error(`input file ${path} can only be read once`);
-      chunks = readChunks(handle, path, kind);
+      chunks = readChunks(handle, shown, kind);
       return chunks;
     },
     async close() {
@@ -156,8 +162,8 @@ export async function openInputFile(path: string, kind: InputKind): Promise<Inpu
 }
 
 /** Applies §2.1 rows 1–4 and returns the whole file. */
-export async function readInputFile(path: string, kind: InputKind): Promise<Uint8Array> {
-  const stream = await openInputFile(path, kind);
+export async function readInputFile(path: string, kind: InputKind, shown = path): Promise<Uint8Array> {
+  const stream = await openInputFile(path, kind, shown);
   const parts: Uint8Array[] = [];
   let length = 0;
   for await (const chunk of stream) {
@@ -174,6 +180,6 @@ export async function readInputFile(path: string, kind: InputKind): Promise<Uint
 }
 
 /** Reads and parses a `.wind` file: §2.1 in full, then §2.2–2.7. */
-export async function readWindDefinition(path: string): Promise<WindDefinition> {
-  return parseWindDefinition(await readInputFile(path, 'wind'), path);
+export async function readWindDefinition(path: string, shown = path): Promise<WindDefinition> {
+  return parseWindDefinition(await readInputFile(path, 'wind', shown), shown);
 }

@@ -1,0 +1,9 @@
+import type { Limiter } from './limiter.ts';
+import type { PathPolicy } from './paths.ts';
+
+/** What the winding door's routes share; built once per door start. */
+export interface WindingContext {
+  policy: PathPolicy;
+  /** At most 4 planner runs (plan and validate) at once, FIFO (spec §7.3). */
+  planners: Limiter;
+}

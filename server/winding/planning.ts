@@ -1,0 +1,86 @@
+// Running the planner inside the server process: in slices, so the event loop keeps answering
+// (health polls, an e-stop on the LAN door) while a long program is planned, and into a file
+// written atomically.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { PlanningError } from '../../engine/errors.ts';
+import { planChunks } from '../../engine/plan/index.ts';
+import type { PlanOptions, PlanSummary } from '../../engine/plan/types.ts';
+import type { WindDefinition } from '../../engine/wind/types.ts';
+import { writeFileAtomically } from './atomic-write.ts';
+import { osErrorReason } from './input-file.ts';
+
+/** Longest stretch of planning between two turns of the event loop. */
+const SLICE_MS = 8;
+const NEWLINE = 0x0a;
+
+/** The output file could not be written; the message is the spec's `Could not write G-code to …`. */
+export class OutputError extends Error {
+  override name = 'OutputError';
+}
+
+export interface PlanRunOptions extends PlanOptions {
+  /** Called after each chunk with the number of lines written so far. */
+  onProgress?: (lines: number) => void;
+}
+
+/** Drives the planner to the end, handing each chunk to `sink` and yielding to the event loop. */
+async function drive(
+  definition: WindDefinition,
+  options: PlanRunOptions,
+  sink: (chunk: Uint8Array) => void,
+): Promise<PlanSummary> {
+  const chunks = planChunks(definition, options);
+  let sliceStart = performance.now();
+  let lines = 0;
+  for (;;) {
+    const next = chunks.next();
+    if (next.done) return next.value;
+    sink(next.value);
+    if (options.onProgress) {
+      lines += countLines(next.value);
+      options.onProgress(lines);
+    }
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await nextTurn();
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** Plans into `output` atomically: a failed or interrupted plan leaves any previous file intact. */
+export async function planToFile(
+  definition: WindDefinition,
+  output: string,
+  options: PlanRunOptions = {},
+): Promise<PlanSummary> {
+  try {
+    return await writeFileAtomically(output, (write) => drive(definition, options, write));
+  } catch (error) {
+    // Planning errors pass through as they are; anything else is the file's fault.
+    if (error instanceof PlanningError) throw error;
+    throw new OutputError(`Could not write G-code to ${output}: ${osErrorReason(error)}`);
+  }
+}
+
+/** Plans into nothing: what validation reports is exactly what planning would. */
+export function checkPlanInSlices(definition: WindDefinition): Promise<PlanSummary> {
+  return drive(definition, {}, () => {});
+}
+
+function countLines(chunk: Uint8Array): number {
+  let lines = 0;
+  for (let at = chunk.indexOf(NEWLINE); at !== -1; at = chunk.indexOf(NEWLINE, at + 1)) lines++;
+  return lines;
+}
+
+/** The plan response body (spec §7.1), in the spec's field order; the CLI's --json prints the same. */
+export function planResponse(summary: PlanSummary, output: string) {
+  return {
+    commands: summary.commands,
+    output,
+    timeSeconds: summary.timeSeconds,
+    towMeters: summary.towMeters,
+    axisFormat: summary.axisFormat,
+    layers: summary.layers,
+  };
+}
