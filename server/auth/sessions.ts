@@ -13,17 +13,24 @@ export interface SessionClaims {
  * version; role and email are read from the user row on every request.
  */
 export class SessionTokens {
-  readonly #key: Uint8Array;
+  // Imported once: handing jose raw bytes makes it import a WebCrypto key on every verification.
+  readonly #key: Promise<CryptoKey>;
   readonly #lifetimeSeconds: number;
   readonly #clock: Clock;
 
   constructor(secret: string, lifetimeSeconds: number, clock: Clock) {
-    this.#key = new TextEncoder().encode(secret);
+    this.#key = crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
     this.#lifetimeSeconds = lifetimeSeconds;
     this.#clock = clock;
   }
 
-  sign(user: { id: string; sessionVersion: number; role: string }): Promise<string> {
+  async sign(user: { id: string; sessionVersion: number; role: string }): Promise<string> {
     const iat = Math.floor(this.#clock() / 1000);
     return new SignJWT({ sv: user.sessionVersion, role: user.role })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -32,13 +39,13 @@ export class SessionTokens {
       .setSubject(user.id)
       .setIssuedAt(iat)
       .setExpirationTime(iat + this.#lifetimeSeconds)
-      .sign(this.#key);
+      .sign(await this.#key);
   }
 
   /** The claims of a valid token, or null for anything else (never throws). */
   async verify(token: string): Promise<SessionClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.#key, {
+      const { payload } = await jwtVerify(token, await this.#key, {
         algorithms: ['HS256'],
         issuer: API_ISSUER,
         audience: API_ISSUER,

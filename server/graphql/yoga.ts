@@ -194,7 +194,11 @@ export function graphqlRoutes(
         reply.header(key, value);
       });
       reply.status(response.status);
-      return reply.send(response.body);
+      // Event streams (subscriptions) must flow; every other answer is small and complete, and
+      // sending it as one buffer spares a stream pipeline per request.
+      if (response.headers.get('content-type')?.includes('text/event-stream'))
+        return reply.send(response.body);
+      return reply.send(Buffer.from(await response.arrayBuffer()));
     };
 
     app.route({

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ne } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { users } from '../schema.ts';
 
@@ -7,13 +7,20 @@ export type Role = UserRow['role'];
 
 export class UsersRepository {
   readonly #db: Db;
+  // Every authenticated request looks its user up: prepared once, not rebuilt per call.
+  readonly #byId;
 
   constructor(db: Db) {
     this.#db = db;
+    this.#byId = db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder('id')))
+      .prepare();
   }
 
   byId(id: string): UserRow | undefined {
-    return this.#db.select().from(users).where(eq(users.id, id)).get();
+    return this.#byId.get({ id });
   }
 
   byEmail(email: string): UserRow | undefined {
