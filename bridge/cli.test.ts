@@ -63,8 +63,9 @@ describe('syntax', () => {
       [['status', 'extra'], 'INVALID_INPUT'],
       [['mcp', '--x'], 'INVALID_INPUT'],
     ];
-    for (const [argv, code] of cases) {
-      const run = await cli(argv, env());
+    const runs = await Promise.all(cases.map(([argv]) => cli(argv, env())));
+    for (const [i, [argv, code]] of cases.entries()) {
+      const run = runs[i] ?? { code: -1, stdout: '', stderr: '' };
       expect(run.code, argv.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
       expect(errorOf(run).code, argv.join(' ')).toBe(code);
@@ -103,22 +104,18 @@ describe('durations', () => {
       ['0', 0],
     ];
     for (const [text, ms] of good) expect(parseDuration(text), text).toBe(ms);
-    for (const text of [
-      '-5m',
-      '1.5h',
-      '1m1h',
-      '1d2d',
-      'h',
-      '',
-      '1H',
-      '1 h',
-      '9007199254740992',
-      '104249991375d',
-    ])
-      expect(parseDuration(text), text).toBeUndefined();
-    const run = await cli(['tasks', 'add', 'x', '--time-estimate', '1H'], env());
-    expect(run.code).toBe(2);
-    expect(errorOf(run).message).toMatch(/^timeEstimate: /);
+    const bad = ['-5m', '1.5h', '1m1h', '1d2d', 'h', '', '1H', '1 h', '9007199254740992', '104249991375d'];
+    for (const text of bad) expect(parseDuration(text), text).toBeUndefined();
+    // Through the real CLI too: each refused with exit 2 before any request.
+    const runs = await Promise.all(
+      bad.slice(0, 7).map((text) => cli(['tasks', 'add', 'x', '--time-estimate', text], env())),
+    );
+    for (const [i, run] of runs.entries()) {
+      expect(run.code, bad[i]).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(errorOf(run).message).toMatch(/^timeEstimate: /);
+    }
+    expect(host.requests).toEqual([]);
     await cli(['tasks', 'add', 'x', '--time-estimate', '1d2h', '--time-spent', '90s'], env());
     expect(host.requests.at(-1)?.body).toEqual({ title: 'x', timeEstimate: 93_600_000, timeSpent: 90_000 });
   });
@@ -221,15 +218,18 @@ describe('formats', () => {
   });
 
   it('refuses format misuse before any request', async () => {
-    for (const argv of [
+    const cases = [
       ['tasks', 'list', '--full', '--format', 'table'],
       ['tasks', 'list', '--full', '--format', 'ids'],
       ['health', '--format', 'ids'],
       ['status', '--format', 'ids'],
       ['tasks', 'list', '--format', 'xml'],
       ['doctor', '--format', 'json'],
-    ]) {
-      const run = await cli(argv, env());
+      ['print-config', 'codex', '--format', 'json'],
+    ];
+    const runs = await Promise.all(cases.map((argv) => cli(argv, env())));
+    for (const [i, argv] of cases.entries()) {
+      const run = runs[i] ?? { code: -1, stdout: '', stderr: '' };
       expect(run.code, argv.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
     }

@@ -1,9 +1,10 @@
 // `towpath-bridge`: the task bridge's command line (spec §6), also the entry of the sidecar
 // executable. `main` takes its arguments, writers and environment so tests can run it in-process.
-import { CLIENTS, type ClientName, configureClient, printClientConfig } from './clients.ts';
+// Start-up time is most of a CLI run: doctor, the client configuration and the MCP server are
+// loaded only by the commands that need them.
+import type { ClientName } from './clients.ts';
 import { type BridgeEnv, type HostSettings, parseHostSettings, readProcessEnv } from './config.ts';
 import { parseIsoTime } from './dates.ts';
-import { runDoctor } from './doctor.ts';
 import { parseDuration } from './durations.ts';
 import { BridgeError, toBridgeError } from './errors.ts';
 import { type Format, type Printable, render } from './format.ts';
@@ -23,6 +24,9 @@ export interface CliIo {
   executable?: string | undefined;
 }
 
+/** The keys of CLIENTS in clients.ts (a test keeps them equal), named here to keep that module lazy. */
+export const CLIENT_NAMES: readonly string[] = ['claude-desktop', 'claude-code', 'vscode', 'codex'];
+
 const HELP = `towpath-bridge ${VERSION}: the bridge between Towpath and the operator's task app
 
 Usage: towpath-bridge <command> [<sub>] [<positional>] [flags]
@@ -41,7 +45,7 @@ Commands:
   status, health        check the task app
   doctor [--deep] [--json]   diagnose the connection (and the task store with --deep)
   print-config <client> [--command PATH]
-  configure <client>    [--command PATH] [--force]   clients: ${Object.keys(CLIENTS).join(', ')}
+  configure <client>    [--command PATH] [--force]   clients: ${CLIENT_NAMES.join(', ')}
   mcp                   serve the tools over MCP on stdio
 
 Output: --format json (default) | table | ids, after tasks, projects, tags, status, health.
@@ -220,7 +224,7 @@ async function runCommand(op: Operation, rest: string[], io: CliIo): Promise<num
   }
 }
 
-function clientCommand(words: string[], rest: string[], io: CliIo): number {
+async function clientCommand(words: string[], rest: string[], io: CliIo): Promise<number> {
   const [command] = words;
   const configure = command === 'configure';
   try {
@@ -228,8 +232,9 @@ function clientCommand(words: string[], rest: string[], io: CliIo): number {
     const [client, extra] = parsed.positionals;
     if (client === undefined) throw usage('Missing <client>', 'client');
     if (extra !== undefined) throw usage(`Unexpected argument: ${extra}`);
-    if (!(client in CLIENTS))
-      throw usage(`Unknown client: ${client} (${Object.keys(CLIENTS).join(', ')})`, 'client');
+    if (!CLIENT_NAMES.includes(client))
+      throw usage(`Unknown client: ${client} (${CLIENT_NAMES.join(', ')})`, 'client');
+    const { configureClient, printClientConfig } = await import('./clients.ts');
     const options = {
       client: client as ClientName,
       command: last(parsed.flags.get('command')),
@@ -257,6 +262,7 @@ async function doctorCommand(rest: string[], io: CliIo): Promise<number> {
     writeError(io, toBridgeError(caught), true);
     return 2;
   }
+  const { runDoctor } = await import('./doctor.ts');
   return runDoctor({
     env: io.env,
     platform: io.platform ?? process.platform,

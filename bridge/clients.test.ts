@@ -2,7 +2,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from './cli.ts';
+import { CLIENT_NAMES, main } from './cli.ts';
+import { CLIENTS } from './clients.ts';
 import type { BridgeEnv } from './config.ts';
 import { errorOf, isolatedEnv } from './test-support.ts';
 
@@ -24,6 +25,10 @@ async function run(argv: string[], env: BridgeEnv, executable?: string) {
 }
 
 describe('print-config', () => {
+  it('knows the same clients as the help text and usage errors', () => {
+    expect(CLIENT_NAMES).toEqual(Object.keys(CLIENTS));
+  });
+
   it('prints each client snippet and its file; the executable path when packaged', async () => {
     const env = isolatedEnv({ CODEX_HOME: '/tmp/codex-home' });
     const home = env.HOME ?? '';

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from './fake-host/server.ts';
 import { type FakeHost, startFakeHost } from './fake-host/server.ts';
-import { cli, errorOf, hostEnv } from './test-support.ts';
+import { cli, cliInProcess, errorOf, hostEnv } from './test-support.ts';
 
 let host: FakeHost | undefined;
 afterEach(async () => {
@@ -15,8 +15,10 @@ async function start(seed: string, version = '18.10.0') {
   return host;
 }
 
+// In-process so that pass 2 follows without the 500 ms pause; the process test below covers the
+// real entry's report and exit codes.
 async function report(h: FakeHost) {
-  const run = await cli(['doctor', '--json'], hostEnv(h));
+  const run = await cliInProcess(['doctor', '--json'], hostEnv(h));
   return { ...run, report: run.stdout ? (JSON.parse(run.stdout) as Record<string, unknown>) : undefined };
 }
 
@@ -53,15 +55,17 @@ describe('doctor (plain)', () => {
 
   it('refuses usage errors with exit 2 and an empty stdout, with and without --json', async () => {
     const h = await start('clean');
-    for (const argv of [
+    const cases = [
       ['--foo'],
       ['extra'],
       ['--format', 'json'],
       ['--deep=x'],
       ['--json', '--foo'],
       ['--json', 'extra'],
-    ]) {
-      const run = await cli(['doctor', ...argv], hostEnv(h));
+    ];
+    const runs = await Promise.all(cases.map((argv) => cli(['doctor', ...argv], hostEnv(h))));
+    for (const [i, argv] of cases.entries()) {
+      const run = runs[i] ?? { code: -1, stdout: '', stderr: '' };
       expect(run.code, argv.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
       expect(errorOf(run).code).toBe('INVALID_INPUT');
@@ -71,6 +75,35 @@ describe('doctor (plain)', () => {
 });
 
 describe('doctor --json', () => {
+  it('as a process: prints the report and exits 3 on confirmed anomalies, 0 when clean, 1 when unreachable', async () => {
+    const anomalies = await startFakeHost({ version: '18.10.0', seed: 'anomalies' });
+    const clean = await startFakeHost({ version: '18.10.0', seed: 'clean' });
+    const closed = await startFakeHost({ version: '18.10.0', seed: 'clean' });
+    await closed.close();
+    try {
+      const [warn, ok, down] = await Promise.all([
+        cli(['doctor', '--json'], hostEnv(anomalies)),
+        cli(['doctor', '--json'], hostEnv(clean)),
+        cli(['doctor', '--json'], hostEnv(closed)),
+      ]);
+      expect(warn.code, warn.stderr).toBe(3);
+      const report = JSON.parse(warn.stdout) as Record<string, unknown>;
+      expect(report).toMatchObject({ clean: false, unconfirmed: false });
+      expect((report.dangling as string[]).length).toBeGreaterThan(0);
+      expect((report.orphaned as string[]).length).toBeGreaterThan(0);
+      expect((report.duplicated as string[]).length).toBeGreaterThan(0);
+      expect(warn.stderr).toBe('');
+      expect(ok).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(ok.stdout)).toMatchObject({ clean: true });
+      expect(down).toMatchObject({ code: 1, stdout: '' });
+      expect(errorOf(down).message).toMatch(
+        /^GET \/tasks\?source=active&includeDone=true: APP_UNAVAILABLE: /,
+      );
+    } finally {
+      await Promise.all([anomalies.close(), clean.close()]);
+    }
+  });
+
   it('reports a clean store with exit 0, keys in order and only JSON on stdout', async () => {
     const h = await start('clean');
     const run = await report(h);
@@ -135,9 +168,16 @@ describe('doctor --json', () => {
       id: 't9',
       projectId: 'gone',
     });
+    // A top-level task may carry parentId: null; it has no parent all the same.
+    h.store.active.set('t8', {
+      ...structuredClone(must(h.store.active.get('t3'))),
+      id: 't8',
+      projectId: 'gone',
+      parentId: null,
+    });
     const run = await report(h);
     expect(run.code).toBe(0);
-    expect(run.report).toMatchObject({ clean: true, unverifiable: ['t9'], orphaned: [] });
+    expect(run.report).toMatchObject({ clean: true, unverifiable: ['t8', 't9'], orphaned: [] });
   });
 
   it('degrades on missing or malformed indexes of a project, a tag and a task (exit 1)', async () => {

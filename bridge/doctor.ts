@@ -153,7 +153,7 @@ async function integrityPass(client: HostClient): Promise<Pass> {
     if (referenced.has(task.id)) continue;
     // GET /projects hides archived projects, whose tasks stay active: such a task cannot be judged.
     const unlisted =
-      task.parentId === undefined &&
+      (task.parentId === undefined || task.parentId === null) &&
       typeof task.projectId === 'string' &&
       task.projectId !== '' &&
       !projectIds.has(task.projectId);

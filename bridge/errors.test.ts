@@ -232,7 +232,7 @@ describe('configuration and tokens', () => {
   });
 
   it('invalid configuration is INVALID_INPUT naming the variable, exit 2, no request', async () => {
-    for (const [variable, value] of [
+    const cases = [
       ['TASK_HOST_URL', 'ftp://127.0.0.1'],
       ['TASK_HOST_URL', 'http://user:pw@127.0.0.1:3876'],
       ['TASK_HOST_URL', 'http://127.0.0.1:3876/api'],
@@ -241,8 +241,12 @@ describe('configuration and tokens', () => {
       ['TASK_HOST_TIMEOUT_MS', '600001'],
       ['TASK_HOST_TIMEOUT_MS', '1.5'],
       ['TASK_HOST_TOKEN', 'has space'],
-    ] as const) {
-      const run = await cli(['status'], hostEnv(host, undefined, { [variable]: value }));
+    ] as const;
+    const runs = await Promise.all(
+      cases.map(([variable, value]) => cli(['status'], hostEnv(host, undefined, { [variable]: value }))),
+    );
+    for (const [i, [variable, value]] of cases.entries()) {
+      const run = runs[i] ?? { code: -1, stdout: '', stderr: '' };
       expect(run.code, `${variable}=${value}`).toBe(2);
       expect(run.stdout).toBe('');
       expect(errorOf(run)).toMatchObject({

@@ -1,10 +1,10 @@
 // Client for the task host's local REST API (spec §1, §5.2). Built on node:http rather than fetch
 // so that nothing is added behind our back (no Origin, no redirects followed, no retries) and one
 // timer can cover connect, headers and the whole body.
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
 import type { BridgeEnv, HostSettings } from './config.ts';
 import { BridgeError } from './errors.ts';
+import { scanListEnvelope } from './list-body.ts';
 import { type ResolvedToken, resolveToken } from './token.ts';
 import { VERSION } from './version.ts';
 
@@ -19,9 +19,17 @@ export interface HostRequest {
 
 export interface HostSuccess {
   status: number;
-  /** `undefined` when the host answered success without data (empty, non-JSON, null, no envelope). */
+  /**
+   * `undefined` when the host answered success without data (empty, non-JSON, null, no envelope);
+   * a LazyList for `requestList` when the items need not all be parsed.
+   */
   data: unknown;
 }
+
+// Not `import http from 'node:http'`: an ES import of node:http evaluates its lazy exports, which
+// loads undici (about 20 ms of start-up for every CLI run). https (and tls) only when asked for.
+const httpModule = (): typeof http => process.getBuiltinModule('node:http');
+const httpsModule = (): typeof import('node:https') => process.getBuiltinModule('node:https');
 
 export interface HostClientOptions {
   agent?: http.Agent;
@@ -72,11 +80,26 @@ export class HostClient {
 
   async request(request: HostRequest): Promise<HostSuccess> {
     const token = this.token();
-    const { status, body } = await this.exchange(request, token);
-    return classify(status, body, token);
+    const { status, raw } = await this.exchange(request, token);
+    return classify(status, parseBody(raw), token);
   }
 
-  private exchange(request: HostRequest, token: ResolvedToken): Promise<{ status: number; body: Body }> {
+  /**
+   * As `request`, for routes answering a list that the bridge pages itself: a well-formed success
+   * comes back as a LazyList whose items are parsed only when sliced; any other answer is
+   * classified exactly as `request` does.
+   */
+  async requestList(request: HostRequest): Promise<HostSuccess> {
+    const token = this.token();
+    const { status, raw } = await this.exchange(request, token);
+    if (status >= 200 && status < 300) {
+      const list = scanListEnvelope(raw);
+      if (list) return { status, data: list };
+    }
+    return classify(status, parseBody(raw), token);
+  }
+
+  private exchange(request: HostRequest, token: ResolvedToken): Promise<{ status: number; raw: Buffer }> {
     this.requests++;
     const { url, timeoutMs } = this.settings;
     let target = `${url}${request.path}`;
@@ -94,11 +117,11 @@ export class HostClient {
       headers['Content-Length'] = String(payload.length);
     }
     if (token.token) headers.Authorization = `Bearer ${token.token}`;
-    const transport = target.startsWith('https:') ? https : http;
+    const transport = target.startsWith('https:') ? httpsModule() : httpModule();
 
     return new Promise((resolve, reject) => {
       let settled = false;
-      const finish = (error: BridgeError | undefined, value?: { status: number; body: Body }) => {
+      const finish = (error: BridgeError | undefined, value?: { status: number; raw: Buffer }) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -117,9 +140,7 @@ export class HostClient {
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', () => finish(this.unavailable()));
         res.on('aborted', () => finish(this.unavailable()));
-        res.on('end', () =>
-          finish(undefined, { status: res.statusCode ?? 0, body: parseBody(Buffer.concat(chunks)) }),
-        );
+        res.on('end', () => finish(undefined, { status: res.statusCode ?? 0, raw: Buffer.concat(chunks) }));
       });
       req.end(payload);
     });

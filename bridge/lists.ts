@@ -45,7 +45,13 @@ export interface PageOptions {
   full?: boolean | undefined;
 }
 
-export function pageList(all: unknown[], options: PageOptions, entity: Entity): ListPage {
+/** An array, or a LazyList that parses only the items sliced out of it. */
+export interface ListSource {
+  readonly length: number;
+  slice(start?: number, end?: number): unknown[];
+}
+
+export function pageList(all: ListSource, options: PageOptions, entity: Entity): ListPage {
   const offset = options.offset ?? 0;
   const limit = options.limit;
   const slice = limit === undefined ? all.slice(offset) : all.slice(offset, offset + limit);

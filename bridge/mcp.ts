@@ -73,7 +73,9 @@ export async function callTool(name: string, args: unknown, client: HostClient):
   const op = BY_TOOL.get(name);
   if (!op) return errorResult(new BridgeError('UNKNOWN_OPERATION', `Unknown tool: ${name}`));
   try {
-    return successResult(op, await runOperation(op, args ?? {}, { client, defaultLimit: MCP_DEFAULT_LIMIT }));
+    // Absent arguments mean {} (§5.3); null or any other non-object is INVALID_INPUT.
+    const input = args === undefined ? {} : args;
+    return successResult(op, await runOperation(op, input, { client, defaultLimit: MCP_DEFAULT_LIMIT }));
   } catch (error) {
     return errorResult(toBridgeError(error));
   }

@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import { parseIsoTime } from './dates.ts';
 import { BridgeError, invalidInput, issuesFromZod } from './errors.ts';
 import type { HostClient } from './host.ts';
-import { type Entity, type ListPage, pageList } from './lists.ts';
+import { LazyList } from './list-body.ts';
+import { type Entity, type ListPage, type ListSource, pageList } from './lists.ts';
 import * as s from './schemas.ts';
 
 export interface OperationContext {
@@ -54,8 +55,8 @@ function asObject(data: unknown): Record<string, unknown> {
   throw new BridgeError('APP_ERROR', UNUSABLE);
 }
 
-function asList(data: unknown): unknown[] {
-  if (Array.isArray(data)) return data;
+function asList(data: unknown): ListSource {
+  if (Array.isArray(data) || data instanceof LazyList) return data;
   throw new BridgeError('APP_ERROR', UNUSABLE);
 }
 
@@ -97,7 +98,7 @@ async function namedList(
 ): Promise<OperationResult> {
   const query: Record<string, string> = {};
   if (input.query) query.query = input.query;
-  const all = asList((await client.request({ method: 'GET', path, query })).data);
+  const all = asList((await client.requestList({ method: 'GET', path, query })).data);
   const limit = input.limit ?? context.defaultLimit;
   return {
     kind: 'list',
@@ -185,7 +186,7 @@ export const OPERATIONS: readonly Operation[] = [
       // The host hides done tasks unless asked, and archived tasks are nearly all done (§4.2).
       if (input.includeDone ?? input.source === 'archived') query.includeDone = 'true';
       if (input.source === 'archived' || input.source === 'all') query.source = input.source;
-      const all = asList((await context.client.request({ method: 'GET', path: '/tasks', query })).data);
+      const all = asList((await context.client.requestList({ method: 'GET', path: '/tasks', query })).data);
       const limit = input.limit ?? context.defaultLimit;
       return {
         kind: 'list',
