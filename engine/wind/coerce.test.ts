@@ -42,9 +42,12 @@ describe('coerceNumber', () => {
     expect(outcome(coerceNumber(text))).toBe(value);
   });
 
-  it.each(['1e400', '-1E999', 'inf', '-Infinity', 'NaN', ' +nan ', 'INF'])('%j → finite_number', (text) => {
-    expect(outcome(coerceNumber(text))).toBe('finite_number');
-  });
+  it.each(['1e400', '-1E999', 'inf', '-Infinity', 'NaN', ' +nan ', 'INF', 'in_f', '1_e400'])(
+    '%j → finite_number',
+    (text) => {
+      expect(outcome(coerceNumber(text))).toBe('finite_number');
+    },
+  );
 
   it.each(['', '   ', '0x10', '1,5', '١٢', '1__0', '_9', '9_', 'e5', '.', '1e', '--1', 'infinit'])(
     '%j → float_parsing',
@@ -86,6 +89,9 @@ describe('coerceInteger', () => {
     [' -12.000 ', -12],
     ['007', 7],
     ['9007199254740991', 9007199254740991],
+    // §2.5 removes every `_` once the grammar fails, wherever it sits (not only between digits).
+    ['3.0_0', 3],
+    ['3_.0', 3],
   ])('parses the string %j', (text, value) => {
     expect(outcome(coerceInteger(text))).toBe(value);
   });

@@ -43,6 +43,16 @@ describe('decodeJson errors (Python json.loads messages and positions)', () => {
     ['"\\u12"', 'Invalid \\uXXXX escape: line 1 column 3 (char 2)'],
     ['"\\u12x4"', 'Invalid \\uXXXX escape: line 1 column 3 (char 2)'],
     ['["\\ud800\\uZZZZ"]', 'Invalid \\uXXXX escape: line 1 column 10 (char 9)'],
+    // CPython quirks, checked against Python 3.11: four digits at the very end still fail, and a
+    // high surrogate followed by a short second escape reports the second `u`.
+    ['"a\\u1234', 'Invalid \\uXXXX escape: line 1 column 4 (char 3)'],
+    ['"\\ud83d\\ude0"', 'Invalid \\uXXXX escape: line 1 column 9 (char 8)'],
+    ['"\\ud83d\\u12"', 'Invalid \\uXXXX escape: line 1 column 9 (char 8)'],
+    ['{"a\\', 'Unterminated string starting at: line 1 column 2 (char 1)'],
+    ['[-]', 'Expecting value: line 1 column 2 (char 1)'],
+    ['[1\n,\n2\n x]', "Expecting ',' delimiter: line 4 column 2 (char 8)"],
+    ['{"é":1,\n"😀": x}', 'Expecting value: line 2 column 6 (char 13)'],
+    ['"\\ud83d\\ude00" x', 'Extra data: line 1 column 16 (char 15)'],
     ['{"a":1}x', 'Extra data: line 1 column 8 (char 7)'],
     ['01', 'Extra data: line 1 column 2 (char 1)'],
     ['1.', 'Extra data: line 1 column 2 (char 1)'],

@@ -90,17 +90,21 @@ describe('towpath plan, validate and simulate on every reference case', () => {
       } else if (expected.error) {
         const detail = expected.error.detail.replaceAll('{path}', input);
         const code = expected.error.level === 'file' ? 2 : 1;
+        // The --json body carries the exact detail; stderr gets it as one line.
+        const stderr = `towpath: ${detail.replaceAll('\n  ', ': ').replaceAll('\n', '; ')}\n`;
+        expect(stderr.split('\n')).toHaveLength(2);
         expect(validated).toEqual({
           code,
           stdout: `${JSON.stringify({ status: 'error', detail })}\n`,
-          stderr: `towpath: ${detail}\n`,
+          stderr,
         });
         const planned = await towpath('plan', input, '--json');
         expect(planned).toEqual({
           code,
           stdout: `${JSON.stringify({ detail })}\n`,
-          stderr: `towpath: ${detail}\n`,
+          stderr,
         });
+        expect(await towpath('validate', input)).toEqual({ code, stdout: '', stderr });
         // A failed plan writes nothing.
         expect(await readdir(dir)).toEqual(['input.wind']);
       }
@@ -159,6 +163,41 @@ describe('towpath plan', () => {
       expect(result.code, argv.join(' ')).toBe(2);
       expect(result.stderr, argv.join(' ')).toMatch(/^towpath \w+: .+\nUsage: towpath \w+ /);
     }
+  });
+
+  it('prints a schema report with several errors as one line on stderr and in full with --json', async () => {
+    const dir = await makeTempDir();
+    const input = join(dir, 'bad.wind');
+    await writeFile(
+      input,
+      '{"layers":[{"windType":"skip"}],"mandrelParameters":[],"towParameters":{"width":7}}',
+    );
+    const detail = [
+      `Wind definition at ${input} failed validation: 4 validation errors for WindDefinition`,
+      'layers.0.skip.mandrelRotation',
+      '  Field required [type=missing]',
+      'mandrelParameters',
+      '  Input should be a valid dictionary or instance of MandrelParameters [type=model_type]',
+      'towParameters.thickness',
+      '  Field required [type=missing]',
+      'defaultFeedRate',
+      '  Field required [type=missing]',
+    ].join('\n');
+    expect(await towpath('plan', input, '--json')).toEqual({
+      code: 2,
+      stdout: `${JSON.stringify({ detail })}\n`,
+      stderr:
+        `towpath: Wind definition at ${input} failed validation: 4 validation errors for WindDefinition; ` +
+        'layers.0.skip.mandrelRotation: Field required [type=missing]; ' +
+        'mandrelParameters: Input should be a valid dictionary or instance of MandrelParameters [type=model_type]; ' +
+        'towParameters.thickness: Field required [type=missing]; defaultFeedRate: Field required [type=missing]\n',
+    });
+    await writeFile(input, '7');
+    expect(await towpath('validate', input)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `towpath: Wind definition at ${input} failed validation: 1 validation error for WindDefinition: Input should be a valid dictionary or instance of WindDefinition [type=model_type]\n`,
+    });
   });
 
   it('reports a missing input as a file error', async () => {

@@ -5,11 +5,10 @@ import { resolve } from 'node:path';
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { PlanningError, SimulationError, WindFileError } from '../../engine/errors.ts';
 import type { SimulationSummary } from '../../engine/gcode/types.ts';
-import { checkPlan } from '../../engine/plan/index.ts';
 import type { AxisFormat, PlanSummary } from '../../engine/plan/types.ts';
 import { readWindDefinition } from '../winding/input-file.ts';
 import { defaultOutputPath } from '../winding/output-path.ts';
-import { OutputError, planResponse, planToFile } from '../winding/planning.ts';
+import { checkPlanInSlices, OutputError, planResponse, planToFile } from '../winding/planning.ts';
 import { simulateFile } from '../winding/simulation.ts';
 import { type CliIo, type Command, FileProblem, UsageError } from './io.ts';
 import { createProgress } from './progress.ts';
@@ -37,7 +36,21 @@ function writeJson(io: CliIo, body: unknown) {
   io.stdout(`${JSON.stringify(body)}\n`);
 }
 
-/** Prints the failure in the route's error shape on stdout when --json asks for it, then rethrows. */
+/**
+ * One line for stderr: a schema report's `{loc}` / `  {msg}` pairs become `; {loc}: {msg}`. The
+ * exact multi-line text stays in the --json body (and the HTTP detail).
+ */
+export function oneLine(message: string): string {
+  const [first = '', ...rest] = message.split('\n');
+  let line = first;
+  for (const part of rest) line += part.startsWith('  ') ? `: ${part.trimStart()}` : `; ${part}`;
+  return line;
+}
+
+/**
+ * Prints the failure in the route's error shape on stdout when --json asks for it, then rethrows
+ * it with a one-line message (the CLI prints errors on stderr as one line).
+ */
 async function withJsonErrors<T>(
   json: boolean | undefined,
   io: CliIo,
@@ -48,6 +61,9 @@ async function withJsonErrors<T>(
     return await work();
   } catch (error) {
     if (json && error instanceof Error && !(error instanceof UsageError)) writeJson(io, shape(error.message));
+    if (error instanceof WindFileError && error.message.includes('\n')) {
+      throw new WindFileError(oneLine(error.message), { missing: error.missing });
+    }
     throw error;
   }
 }
@@ -119,7 +135,18 @@ export const validate: Command = {
       io,
       (detail) => ({ status: 'error', detail }),
       async () => {
-        checkPlan(await readWindDefinition(input));
+        const definition = await readWindDefinition(input);
+        const progress = createProgress({
+          stream: io.progress ?? NOT_A_TERMINAL,
+          label: 'Validating',
+          total: 0,
+          unit: 'lines',
+        });
+        try {
+          await checkPlanInSlices(definition, { onProgress: (lines) => progress.update(lines) });
+        } finally {
+          progress.finish();
+        }
         if (values.json) writeJson(io, { status: 'ok', path: input });
         else io.stdout(`${input} is valid\n`);
         return 0;

@@ -63,8 +63,11 @@ export async function planToFile(
 }
 
 /** Plans into nothing: what validation reports is exactly what planning would. */
-export function checkPlanInSlices(definition: WindDefinition): Promise<PlanSummary> {
-  return drive(definition, {}, () => {});
+export function checkPlanInSlices(
+  definition: WindDefinition,
+  options: Pick<PlanRunOptions, 'onProgress'> = {},
+): Promise<PlanSummary> {
+  return drive(definition, options, () => {});
 }
 
 function countLines(chunk: Uint8Array): number {
