@@ -36,6 +36,27 @@ describe('loadSecrets', () => {
     expect((await stat(join(dir, 'secrets.json'))).mode & 0o777).toBe(0o600);
   });
 
+  it('warns when it has to generate secrets for a database that already exists', async () => {
+    const dir = await makeTempDir();
+    const lines: { level: number; msg: string }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    await loadSecrets(dir, {}, logger);
+    expect(lines.map((line) => line.level)).toEqual([30]);
+    // secrets.json lost while the database stays: the new values void what the old ones signed.
+    await writeFile(join(dir, 'towpath.db'), '');
+    const file = JSON.parse(await readFile(join(dir, 'secrets.json'), 'utf8'));
+    delete file.JWT_SECRET;
+    await writeFile(join(dir, 'secrets.json'), JSON.stringify(file), { mode: 0o600 });
+    lines.length = 0;
+    await loadSecrets(dir, {}, logger);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.level).toBe(40);
+    expect(lines[0]?.msg).toMatch(/^generated new JWT_SECRET for an existing database: sessions/);
+    lines.length = 0;
+    await loadSecrets(dir, {}, logger);
+    expect(lines).toEqual([]);
+  });
+
   it.each([
     ['not json', /is not valid JSON/],
     ['[1, 2]', /must hold a JSON object/],

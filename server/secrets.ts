@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { access, chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type ConfigError, checkSecret, SECRET_NAMES, type SecretName } from './config.ts';
+import { DATABASE_FILE } from './db/database.ts';
 import { StartupError } from './errors.ts';
 import type { Logger } from './log.ts';
 
@@ -24,7 +25,7 @@ export async function loadSecrets(
   const path = join(dataDir, SECRETS_FILE);
   const stored = await readStored(path, logger);
   const resolved: Partial<Record<SecretName, string>> = {};
-  let changed = false;
+  const generated: SecretName[] = [];
   for (const name of SECRET_NAMES) {
     const fromEnv = configured[name];
     if (fromEnv !== undefined) {
@@ -41,16 +42,43 @@ export async function loadSecrets(
       resolved[name] = kept;
       continue;
     }
-    const generated = random(32).toString('base64url');
-    resolved[name] = generated;
-    stored[name] = generated;
-    changed = true;
+    const fresh = random(32).toString('base64url');
+    resolved[name] = fresh;
+    stored[name] = fresh;
+    generated.push(name);
   }
   if (resolved.JWT_SECRET === resolved.JWT_GATEWAY_SECRET) {
     throw new StartupError('JWT_GATEWAY_SECRET must differ from JWT_SECRET');
   }
-  if (changed) await writeAtomically(path, `${JSON.stringify(stored, null, 2)}\n`);
+  if (generated.length > 0) {
+    await writeAtomically(path, `${JSON.stringify(stored, null, 2)}\n`);
+    await reportGenerated(dataDir, path, generated, logger);
+  }
   return resolved as Secrets;
+}
+
+/**
+ * Generating is expected on the first start only. When a database is already there, the secrets it
+ * was used with came from the environment or a lost secrets.json: say plainly what stops working.
+ */
+async function reportGenerated(
+  dataDir: string,
+  path: string,
+  generated: SecretName[],
+  logger: Logger,
+): Promise<void> {
+  const existing = await access(join(dataDir, DATABASE_FILE)).then(
+    () => true,
+    () => false,
+  );
+  if (!existing) {
+    logger.info({ path, generated }, `generated ${generated.join(', ')} and kept them in ${path}`);
+    return;
+  }
+  logger.warn(
+    { path, generated },
+    `generated new ${generated.join(', ')} for an existing database: sessions, invite, reset and service-account tokens and stored credential secrets made with the earlier values no longer work; set the earlier values in the environment or restore ${path} to keep them`,
+  );
 }
 
 async function readStored(path: string, logger: Logger): Promise<Partial<Record<SecretName, string>>> {

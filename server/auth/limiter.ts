@@ -33,6 +33,8 @@ export class LoginThrottle {
   readonly #hasher: TokenHasher;
   readonly #settings: LoginThrottleSettings;
   readonly #clock: Clock;
+  // The tail of the queue of sign-in attempts per client IP (see `exclusive`).
+  readonly #queues = new Map<string, Promise<void>>();
 
   constructor(store: Store, hasher: TokenHasher, settings: LoginThrottleSettings, clock: Clock) {
     this.#store = store;
@@ -46,6 +48,30 @@ export class LoginThrottle {
       email_ip: this.#hasher.hash('limiter', `login:email-ip:${email} ${ip}`),
       ip: this.#hasher.hash('limiter', `login:ip:${ip}`),
     };
+  }
+
+  /**
+   * Runs one sign-in attempt (check, password verification, count) after every earlier attempt
+   * from the same client IP has finished. The password check awaits the KDF between the throttle
+   * check and the count; without this queue a burst of parallel attempts would all pass the check
+   * before the first failure is counted and so get far more than the allowed guesses. Every
+   * email+IP key belongs to exactly one IP key, so one queue per IP serialises both.
+   */
+  async exclusive<T>(ip: string, attempt: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(ip) ?? Promise.resolve();
+    let release = () => {};
+    const done = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const tail = previous.then(() => done);
+    this.#queues.set(ip, tail);
+    await previous;
+    try {
+      return await attempt();
+    } finally {
+      release();
+      if (this.#queues.get(ip) === tail) this.#queues.delete(ip);
+    }
   }
 
   check(email: string, ip: string): ThrottleCheck {

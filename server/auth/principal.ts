@@ -36,9 +36,11 @@ export async function resolvePrincipal(
   authorization: string | undefined,
   deps: { sessions: SessionTokens; store: Store; serviceAccounts: ServiceAccountAuthenticator },
 ): Promise<PrincipalResolution> {
-  const match = /^(\S+)\s+(\S+)\s*$/.exec(authorization?.trim() ?? '');
-  if (match?.[1]?.toLowerCase() !== 'bearer') return { principal: ANONYMOUS, rejected: false };
-  const credential = match[2] ?? '';
+  const header = authorization?.trim() ?? '';
+  const [scheme = '', ...rest] = header.split(/\s+/);
+  if (scheme.toLowerCase() !== 'bearer') return { principal: ANONYMOUS, rejected: false };
+  // A Bearer header whose credential is missing or not one token is a rejected credential too.
+  const credential = rest.join(' ');
   const rejected = { principal: ANONYMOUS, rejected: true };
   if (credential.startsWith('fsa_')) {
     const parts = SERVICE_TOKEN.exec(credential);

@@ -103,4 +103,20 @@ describe('openDatabase', () => {
     expect(() => openDatabase(dir)).toThrow(/damaged or not a Towpath database \(SQLITE_NOTADB\)/);
     expect(await readFile(join(dir, 'towpath.db'))).toEqual(garbage);
   });
+
+  it('refuses a file damaged past its first page before writing anything to it', async () => {
+    const dir = await makeTempDir();
+    const database = openDatabase(dir);
+    database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    database.close();
+    const path = join(dir, 'towpath.db');
+    const bytes = await readFile(path);
+    // Page 3 is a table page; page 1 (schema) and the header stay readable.
+    bytes.fill(0xa5, 2 * 4096, 3 * 4096);
+    await writeFile(path, bytes);
+    expect(() => openDatabase(dir)).toThrow(
+      /^the database .*towpath\.db is damaged \(Tree \d+ page \d+: [^\n]*\); it was left untouched/,
+    );
+    expect(await readFile(path)).toEqual(bytes);
+  });
 });

@@ -41,6 +41,7 @@ export function openDatabase(dataDir: string): Database {
     // Reading the header first means a corrupt file fails here, before any pragma could write.
     sqlite.pragma('schema_version');
     refuseNewerSchema(sqlite, path);
+    refuseDamaged(sqlite, path);
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
@@ -59,6 +60,25 @@ export function openDatabase(dataDir: string): Database {
     }
     throw new StartupError(`cannot migrate the database ${path}: ${(error as Error).message}`);
   }
+}
+
+/**
+ * Damage past the first page (a table or index page) only shows when that page is read, maybe long
+ * after start and after writes. `quick_check` reads every page without writing (O(size), well under
+ * a second for a workstation's database), so such a file is refused before anything touches it.
+ */
+function refuseDamaged(sqlite: BetterSqlite3.Database, path: string): void {
+  const problems = (sqlite.pragma('quick_check(1)') as { quick_check: string }[]).map(
+    (row) => row.quick_check,
+  );
+  if (problems.length === 1 && problems[0] === 'ok') return;
+  // One line: SQLite's report starts with a "*** in database main ***" line of its own.
+  const problem = (problems[0] ?? 'integrity check failed')
+    .replace(/\*\*\*[^*]*\*\*\*/g, '')
+    .replace(/\s+/g, ' ');
+  throw new StartupError(
+    `the database ${path} is damaged (${problem.trim()}); it was left untouched — restore a backup or move it away`,
+  );
 }
 
 function refuseNewerSchema(sqlite: BetterSqlite3.Database, path: string): void {

@@ -11,7 +11,7 @@ import { Store } from '../db/store.ts';
 import type { Logger } from '../log.ts';
 import { loadSecrets, type Secrets } from '../secrets.ts';
 import type { ApiServices } from './context.ts';
-import { RuntimeMetrics } from './metrics.ts';
+import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
 import { newUserRow } from './modules/accounts.ts';
 import { createGraphqlServer, graphqlRoutes } from './yoga.ts';
 
@@ -64,6 +64,11 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
         metrics.auditWriteFailureCount += 1;
       }),
       metrics,
+      gatewayMetrics: gatewayMetricsFromUrl(
+        config.gateway.runtimeMetricsUrl,
+        secrets.GATEWAY_SERVICE_TOKEN,
+        logger,
+      ),
       clock,
       logger,
     };

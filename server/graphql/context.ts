@@ -9,7 +9,7 @@ import type { UserRow } from '../db/repositories/users.ts';
 import type { Store } from '../db/store.ts';
 import type { Logger } from '../log.ts';
 import { ADMIN_ROLE_REQUIRED, forbidden, unauthenticated } from './errors.ts';
-import type { RuntimeMetrics } from './metrics.ts';
+import type { GatewayMetricsSource, RuntimeMetrics } from './metrics.ts';
 
 /** Everything resolvers use, built once per workstation. */
 export interface ApiServices {
@@ -21,6 +21,8 @@ export interface ApiServices {
   throttle: LoginThrottle;
   audit: AuditLog;
   metrics: RuntimeMetrics;
+  /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */
+  gatewayMetrics: GatewayMetricsSource;
   clock: Clock;
   logger: Logger;
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../auth/tokens.ts';
+import type { Logger } from '../log.ts';
 
 const P95_SAMPLES = 1024;
 
@@ -75,4 +76,47 @@ export class RuntimeMetrics {
 
 function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
+}
+
+/** The realtime gateway's counters, or null when there is no gateway or it cannot be read. */
+export type GatewayMetricsSource = () => Promise<Record<string, unknown> | null>;
+
+export const NO_GATEWAY: GatewayMetricsSource = async () => null;
+
+export const GATEWAY_METRICS_TIMEOUT_MS = 2500;
+
+/**
+ * §15: with `GATEWAY_RUNTIME_METRICS_URL` set, the gateway's counters are fetched at query time with
+ * the gateway service token. Any failure (network, status, timeout, not a JSON object) reads as
+ * null: the API's own metrics must stay readable while the gateway is down.
+ */
+export function gatewayMetricsFromUrl(
+  url: string | null,
+  serviceToken: string,
+  logger: Logger,
+): GatewayMetricsSource {
+  if (url === null) return NO_GATEWAY;
+  return async () => {
+    try {
+      const response = await fetch(url, {
+        headers: { authorization: `Bearer ${serviceToken}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(GATEWAY_METRICS_TIMEOUT_MS),
+        redirect: 'error',
+      });
+      if (!response.ok) {
+        await response.body?.cancel();
+        logger.warn({ status: response.status }, 'gateway runtime metrics answered with an error');
+        return null;
+      }
+      const body: unknown = await response.json();
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+        logger.warn('gateway runtime metrics are not a JSON object');
+        return null;
+      }
+      return body as Record<string, unknown>;
+    } catch (error) {
+      logger.warn({ err: error }, 'gateway runtime metrics could not be read');
+      return null;
+    }
+  };
 }

@@ -7,6 +7,7 @@ import {
   type Fixture,
   PASSWORD,
   SA_TOKEN_NO_SCOPE,
+  signIn,
   startFixture,
 } from './fixture.test-support.ts';
 
@@ -206,5 +207,140 @@ describe('adminRuntimeMetrics', () => {
     expect(after.requestCount).toBe(before.requestCount + 4);
     expect(after.errorCount).toBe(before.errorCount + 3);
     expect(after.authFailureCount).toBe(before.authFailureCount + 3);
+  });
+});
+
+describe('operations every caller may try (§6, §17)', () => {
+  // Here service accounts are not plugged in, as in the shipped server until their issue lands: a
+  // well-formed `fsa_` bearer is a rejected credential and its caller anonymous.
+  let g: Fixture;
+  beforeAll(async () => {
+    g = await startFixture({}, { dashboardApi: { serviceAccounts: undefined } });
+  });
+  afterAll(() => g?.ws.dispose());
+
+  const CALLERS = ['anonymous', 'viewer', 'editor', 'admin', 'sa'] as const;
+  const REGISTER = 'mutation($e: String!, $p: String!) { registerUser(email: $e, password: $p) { token } }';
+  const failures = async () => {
+    const response = await g.call('{ adminRuntimeMetrics { api { authFailureCount } } }', undefined, 'admin');
+    return (response.data?.adminRuntimeMetrics as { api: { authFailureCount: number } } | undefined)?.api
+      .authFailureCount;
+  };
+  const setMode = async (mode: string) => {
+    const response = await g.call(
+      `mutation { setAuthPolicy(registrationMode: ${mode}) { registrationMode } }`,
+      undefined,
+      'admin',
+    );
+    expect(response.errors).toBeUndefined();
+  };
+
+  it('an fsa_ bearer is unauthenticated for every signed-in operation and counts as a failure', async () => {
+    const unknownId = '0123456789abcdef01234567';
+    const operations: [string, string][] = [
+      ['me', '{ me { _id } }'],
+      ['deleteMyUserAccount', 'mutation { deleteMyUserAccount { _id } }'],
+      ['adminRuntimeMetrics', '{ adminRuntimeMetrics { gateway } }'],
+      ...ADMIN_ONLY.map((operation): [string, string] => [operation.name, operation.query]),
+    ];
+    const before = await failures();
+    for (const [name, query] of operations) {
+      const response = await g.call(query, { id: unknownId }, 'sa');
+      expect(response.errors?.[0], name).toMatchObject({
+        message: 'You must be logged in to perform this action',
+        path: [name],
+        extensions: { code: 'UNAUTHENTICATED' },
+      });
+    }
+    expect(await failures()).toBe((before ?? Number.NaN) + operations.length);
+  });
+
+  it('a Bearer header without exactly one credential is rejected and counted; other schemes are not', async () => {
+    const before = await failures();
+    for (const authorization of ['Bearer', 'bearer   ', `Bearer ${g.tokens.admin} extra`]) {
+      const response = await g.call('{ me { _id } }', undefined, 'anonymous', { authorization });
+      expect(errorCode(response), authorization).toBe('UNAUTHENTICATED');
+    }
+    expect(await failures()).toBe((before ?? Number.NaN) + 3);
+    await g.call('{ me { _id } }', undefined, 'anonymous', { authorization: `Basic ${g.tokens.admin}` });
+    expect(await failures()).toBe((before ?? Number.NaN) + 3);
+    // The scheme is case-insensitive and surrounding spaces do not matter.
+    const lower = await g.call('{ me { _id } }', undefined, 'anonymous', {
+      authorization: `  bEaReR   ${g.tokens.admin}  `,
+    });
+    expect(lower.data?.me).toEqual({ _id: g.ids.admin });
+  });
+
+  it('registerUser answers every caller alike, by the registration mode', async () => {
+    for (const [mode, message] of [
+      ['DISABLED', 'Registration is disabled'],
+      ['INVITE', 'Registration is by invitation only'],
+    ] as const) {
+      await setMode(mode);
+      for (const caller of CALLERS) {
+        const response = await g.call(REGISTER, { e: `closed-${caller}@towpath.test`, p: PASSWORD }, caller);
+        expect(response.errors?.[0], caller).toMatchObject({
+          message,
+          path: ['registerUser'],
+          extensions: { code: 'FORBIDDEN' },
+        });
+      }
+    }
+    await setMode('OPEN');
+    for (const caller of CALLERS) {
+      const email = `open-${caller}@towpath.test`;
+      const response = await g.call(REGISTER, { e: email, p: PASSWORD }, caller);
+      const token = (response.data?.registerUser as { token: string } | undefined)?.token ?? '';
+      const me = await g.call('{ me { email role } }', undefined, { token });
+      expect(me.data?.me, caller).toEqual({ email, role: 'VIEWER' });
+    }
+    await setMode('DISABLED');
+  });
+
+  it('acceptInvite answers every caller alike', async () => {
+    for (const caller of CALLERS) {
+      const email = `invited-${caller}@towpath.test`;
+      const invite = await g.call(
+        'mutation($e: String!) { adminCreateInvite(email: $e, role: EDITOR) { token } }',
+        { e: email },
+        'admin',
+      );
+      const inviteToken = (invite.data?.adminCreateInvite as { token: string } | undefined)?.token;
+      const accepted = await g.call(
+        'mutation($t: String!, $p: String!) { acceptInvite(token: $t, password: $p) { token } }',
+        { t: inviteToken, p: PASSWORD },
+        caller,
+      );
+      const token = (accepted.data?.acceptInvite as { token: string } | undefined)?.token ?? '';
+      const me = await g.call('{ me { email role } }', undefined, { token });
+      expect(me.data?.me, caller).toEqual({ email, role: 'EDITOR' });
+    }
+  });
+
+  it('deleteMyUserAccount lets viewers, editors and admins go, except the last active admin', async () => {
+    const create = async (email: string, role: string) => {
+      const response = await g.call(
+        'mutation($e: String!, $p: String!, $r: UserRole!) { adminCreateUser(email: $e, password: $p, role: $r) { _id } }',
+        { e: email, p: PASSWORD, r: role },
+        'admin',
+      );
+      return (response.data?.adminCreateUser as { _id: string } | undefined)?._id;
+    };
+    for (const role of ['VIEWER', 'EDITOR', 'ADMIN']) {
+      const email = `leaving-${role.toLowerCase()}@towpath.test`;
+      const id = await create(email, role);
+      const token = await signIn(g.url, email);
+      const response = await g.call('mutation { deleteMyUserAccount { _id email role } }', undefined, {
+        token,
+      });
+      expect(response.data?.deleteMyUserAccount, role).toEqual({ _id: id, email, role });
+    }
+    const last = await g.call('mutation { deleteMyUserAccount { _id } }', undefined, 'admin');
+    expect(last.errors?.[0]).toMatchObject({
+      message: 'At least one active admin must remain',
+      path: ['deleteMyUserAccount'],
+      extensions: { code: 'FORBIDDEN' },
+    });
+    expect((await g.call('{ me { _id } }', undefined, 'admin')).data?.me).toEqual({ _id: g.ids.admin });
   });
 });

@@ -61,6 +61,33 @@ describe('login throttle', () => {
     });
   });
 
+  it('a burst of parallel attempts gets no more guesses than sequential ones', async () => {
+    const real = await createArgon2Hasher(TEST_ARGON2_COST);
+    let verifications = 0;
+    // A slow KDF widens the gap between the throttle check and the count that a burst could use.
+    const slow: PasswordHasher = {
+      hash: (password) => real.hash(password),
+      verify: async (stored, password) => {
+        verifications += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return real.verify(stored, password);
+      },
+      dummyHash: real.dummyHash,
+      needsRehash: (stored) => real.needsRehash(stored),
+    };
+    f = await startFixture({}, { dashboardApi: { passwords: slow } });
+    verifications = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => attempt('viewer@towpath.test', 'Wr0ng-password!')),
+    );
+    const codes = answers.map((answer) => errorCode(answer));
+    expect(codes.filter((code) => code === 'UNAUTHENTICATED')).toHaveLength(5);
+    expect(codes.filter((code) => code === 'TOO_MANY_REQUESTS')).toHaveLength(7);
+    expect(verifications).toBe(5);
+    expect(await auditActions('auth.login.locked')).toHaveLength(1);
+    expect(await auditActions('auth.login.blocked')).toHaveLength(1);
+  });
+
   it('ignores X-Forwarded-For when no proxy is trusted, so rotating it does not help', async () => {
     f = await startFixture();
     for (let i = 1; i <= 5; i += 1) {

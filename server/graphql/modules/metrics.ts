@@ -40,7 +40,11 @@ export const resolvers = {
       } else {
         requireAdmin(context);
       }
-      return { api: context.services.metrics.snapshot(), gateway: null };
+      return { api: context.services.metrics.snapshot() };
     },
+  },
+  // Fetched only when selected: reading the gateway can take up to its timeout.
+  RuntimeMetrics: {
+    gateway: (_: unknown, __: unknown, context: RequestContext) => context.services.gatewayMetrics(),
   },
 };

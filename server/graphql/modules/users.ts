@@ -141,49 +141,52 @@ async function authUser(
   const { store, passwords, throttle, audit, metrics, config } = services;
   const email = validEmail(args.email);
 
-  const check = withLimiter(services, ip, () => throttle.check(email, ip));
-  if (check.retryAfterSeconds > 0) {
-    for (const key of check.firstBlocked) {
-      audit.record({
-        actorUserId: null,
-        action: 'auth.login.blocked',
-        targetType: 'limiter',
-        targetId: null,
-        metadata: { key, email, ip, retryAfterSeconds: check.retryAfterSeconds },
-      });
+  // One attempt per client IP at a time: the check and the count must not be raced (§16).
+  const user = await throttle.exclusive(ip, async () => {
+    const check = withLimiter(services, ip, () => throttle.check(email, ip));
+    if (check.retryAfterSeconds > 0) {
+      for (const key of check.firstBlocked) {
+        audit.record({
+          actorUserId: null,
+          action: 'auth.login.blocked',
+          targetType: 'limiter',
+          targetId: null,
+          metadata: { key, email, ip, retryAfterSeconds: check.retryAfterSeconds },
+        });
+      }
+      metrics.authFailureCount += 1;
+      throw tooManyRequests(
+        `Too many login attempts. Try again in ${check.retryAfterSeconds} seconds.`,
+        check.retryAfterSeconds,
+      );
     }
-    metrics.authFailureCount += 1;
-    throw tooManyRequests(
-      `Too many login attempts. Try again in ${check.retryAfterSeconds} seconds.`,
-      check.retryAfterSeconds,
-    );
-  }
 
-  const user = store.users.byEmail(email);
-  // Unknown emails pay the same KDF work, so timing does not tell which addresses have accounts.
-  const matches = await passwords.verify(user?.passwordHash ?? passwords.dummyHash, args.password);
-  const verified = user !== undefined && matches;
+    const found = store.users.byEmail(email);
+    // Unknown emails pay the same KDF work, so timing does not tell which addresses have accounts.
+    const matches = await passwords.verify(found?.passwordHash ?? passwords.dummyHash, args.password);
 
-  if (!user || !verified) {
-    const locked: ThrottleKeyName[] = withLimiter(services, ip, () => throttle.recordFailure(email, ip));
-    for (const key of locked) {
-      audit.record({
-        actorUserId: null,
-        action: 'auth.login.locked',
-        targetType: 'limiter',
-        targetId: null,
-        metadata: { key, email, ip, lockSeconds: config.login.lockSeconds },
-      });
+    if (!found || !matches) {
+      const locked: ThrottleKeyName[] = withLimiter(services, ip, () => throttle.recordFailure(email, ip));
+      for (const key of locked) {
+        audit.record({
+          actorUserId: null,
+          action: 'auth.login.locked',
+          targetType: 'limiter',
+          targetId: null,
+          metadata: { key, email, ip, lockSeconds: config.login.lockSeconds },
+        });
+      }
+      metrics.authFailureCount += 1;
+      throw unauthenticated(INVALID_CREDENTIALS);
     }
-    metrics.authFailureCount += 1;
-    throw unauthenticated(INVALID_CREDENTIALS);
-  }
-  if (!user.active) {
-    metrics.authFailureCount += 1;
-    throw forbidden('Account is deactivated');
-  }
+    if (!found.active) {
+      metrics.authFailureCount += 1;
+      throw forbidden('Account is deactivated');
+    }
+    withLimiter(services, ip, () => throttle.clearEmailIp(email, ip));
+    return found;
+  });
 
-  withLimiter(services, ip, () => throttle.clearEmailIp(email, ip));
   const rehashed = passwords.needsRehash(user.passwordHash) ? await passwords.hash(args.password) : null;
   const now = iso(services.clock());
   const current = store.transaction(() => {

@@ -1,0 +1,81 @@
+// adminRuntimeMetrics' `gateway` part (spec §15) read from GATEWAY_RUNTIME_METRICS_URL.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Fixture, startFixture } from './fixture.test-support.ts';
+
+let f: Fixture | undefined;
+let gateway: Server | undefined;
+afterEach(async () => {
+  await f?.ws.dispose();
+  f = undefined;
+  await new Promise((resolve) => (gateway ? gateway.close(resolve) : resolve(undefined)));
+  gateway = undefined;
+});
+
+const QUERY = '{ adminRuntimeMetrics { api { requestCount } gateway } }';
+
+/** A stand-in gateway: answers every request with `status` and `body`, remembering each request. */
+async function fakeGateway(status: number, body: string) {
+  const seen: { url: string | undefined; authorization: string | undefined }[] = [];
+  gateway = createServer((request, response) => {
+    seen.push({ url: request.url, authorization: request.headers.authorization });
+    response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+  });
+  await new Promise<void>((resolve) => gateway?.listen(0, '127.0.0.1', resolve));
+  const { port } = gateway.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/metrics`, seen };
+}
+
+describe('gateway runtime metrics', () => {
+  it('are null without a gateway', async () => {
+    f = await startFixture();
+    const response = await f.call(QUERY, undefined, 'admin');
+    expect(response.errors).toBeUndefined();
+    expect(response.data?.adminRuntimeMetrics).toMatchObject({ gateway: null });
+  });
+
+  it('are fetched from GATEWAY_RUNTIME_METRICS_URL with the gateway service token', async () => {
+    const { url, seen } = await fakeGateway(200, '{"connections":3,"messagesPerSecond":1.5}');
+    f = await startFixture({ GATEWAY_RUNTIME_METRICS_URL: url });
+    const response = await f.call(QUERY, undefined, 'admin');
+    expect(response.errors).toBeUndefined();
+    expect(response.data?.adminRuntimeMetrics).toMatchObject({
+      gateway: {
+        connections: 3,
+        messagesPerSecond: 1.5,
+      },
+    });
+    expect(seen).toEqual([
+      {
+        url: '/metrics',
+        authorization: `Bearer ${f.ws.dashboardApi.secrets.GATEWAY_SERVICE_TOKEN}`,
+      },
+    ]);
+    // Not fetched when the field is not asked for.
+    await f.call('{ adminRuntimeMetrics { api { requestCount } } }', undefined, 'admin');
+    expect(seen).toHaveLength(1);
+  });
+
+  it.each([
+    [500, '{"connections":3}'],
+    [200, '[1, 2]'],
+    [200, 'not json'],
+  ])('read as null when the gateway answers %i %s', async (status, body) => {
+    const { url } = await fakeGateway(status, body);
+    f = await startFixture({ GATEWAY_RUNTIME_METRICS_URL: url });
+    const response = await f.call(QUERY, undefined, 'admin');
+    expect(response.errors).toBeUndefined();
+    expect(response.data?.adminRuntimeMetrics).toMatchObject({ gateway: null });
+  });
+
+  it('read as null when the gateway cannot be reached', async () => {
+    const { url } = await fakeGateway(200, '{}');
+    await new Promise((resolve) => gateway?.close(resolve));
+    gateway = undefined;
+    f = await startFixture({ GATEWAY_RUNTIME_METRICS_URL: url });
+    const response = await f.call(QUERY, undefined, 'admin');
+    expect(response.errors).toBeUndefined();
+    expect(response.data?.adminRuntimeMetrics).toMatchObject({ gateway: null });
+  });
+});
