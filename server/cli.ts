@@ -79,7 +79,8 @@ function processIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    progress: process.stderr,
+    // A bar only when a person watches: with either stream piped or redirected, none is drawn.
+    progress: process.stdout.isTTY ? process.stderr : undefined,
     onStopSignal: (handler) => {
       process.on('SIGINT', handler);
       process.on('SIGTERM', handler);

@@ -70,7 +70,11 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       rendererDir: config.rendererDir,
       winding,
       graphql: dashboardApi.register,
-      machine: { controller: machine, allowRemote: () => config.machineRemoteControl },
+      machine: {
+        controller: machine,
+        allowRemote: () => config.machineRemoteControl,
+        allowedRoots: config.winding.allowedRoots,
+      },
     }),
   );
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareProgram } from '../../engine/machine/program.ts';
 import { main } from '../cli.ts';
+import { openSerialPort } from '../machine/serial-transport.ts';
 import type { FakeMarlinOptions } from '../machine/testing/fake-marlin.ts';
 import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
@@ -128,6 +129,37 @@ describe('towpath stream', () => {
     expect(summary).toMatchObject({ status: 'cancelled', total: 200 });
     expect(summary.commands).toBeLessThan(200);
     expect(fake.commands).toEqual(commands.slice(0, summary.commands));
+  });
+
+  it('stops at once on Ctrl-C while connecting, sends nothing and exits 130', async () => {
+    const { pair, fake } = await fakeOnPty();
+    const { file } = await gcodeFile(20);
+    const io = testIo();
+    let opened!: () => void;
+    const portOpen = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    // A long boot wait: the handshake would take seconds, and Ctrl-C must not wait for it.
+    io.machine = {
+      timings: { bootIdleMs: 15_000, bootTotalMs: 15_000 },
+      open: async (port, baudRate) => {
+        const transport = await openSerialPort(port, baudRate);
+        opened();
+        return transport;
+      },
+    };
+    const running = main(['stream', file, '--port', pair.near, '--json'], io);
+    await portOpen;
+    io.signal('SIGINT');
+    expect(await running).toBe(130);
+    expect(json(io)).toEqual({
+      status: 'cancelled',
+      commands: 0,
+      total: 20,
+      baudRate: 250000,
+      dryRun: false,
+    });
+    expect(fake.lines).toEqual([]);
   });
 
   it('exits 3 with the controller error, and prints it in the JSON summary', async () => {

@@ -69,12 +69,27 @@ export const stream: Command = {
         io.stderr(`warning: ${event.message}\n`);
       else if (event.type === 'action') io.stderr(`controller: //action:${event.text}\n`);
     });
-    const stopSignals = io.onStopSignal(pauseOnSignal(machine, io, progress));
+    let connectInterrupted = false;
+    const onJobSignal = pauseOnSignal(machine, io, progress);
+    const stopSignals = io.onStopSignal((signal) => {
+      // Nothing has been sent while connecting (the handshake can take seconds): just stop.
+      if (machine.status().state === 'connecting') {
+        connectInterrupted = true;
+        void machine.host.disconnect().catch(() => {});
+        return;
+      }
+      onJobSignal(signal);
+    });
 
     let outcome: JobOutcome;
     try {
       outcome = await machine.stream(program, options.port as string, options.baudRate);
     } catch (error) {
+      if (connectInterrupted && error instanceof MachineError) {
+        if (options.json) writeJson(io, summary('cancelled', 0));
+        else io.stderr('Interrupted while connecting; nothing was sent.\n');
+        return 130;
+      }
       if (options.json && (error instanceof MachineError || error instanceof MachineStateError)) {
         writeJson(io, { ...summary('error', 0), detail: error.message });
       }

@@ -15,7 +15,7 @@ export interface LanDoorOptions {
   /** Mounts the dashboard GraphQL API (`/graphql`, `/health`) when given. */
   graphql?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* for the renderer's machine panel when given. */
-  machine?: { controller: MachineController; allowRemote: () => boolean };
+  machine?: { controller: MachineController; allowRemote: () => boolean; allowedRoots: string[] };
 }
 
 /** The LAN door: the renderer, its APIs and (later) GraphQL, for the Electron window and LAN browsers. */
@@ -31,7 +31,11 @@ export async function buildLanDoor({
   await app.register(doorsRoutes, { winding });
   if (graphql) await graphql(app);
   if (machine)
-    await app.register(machineRoutes, { machine: machine.controller, allowRemote: machine.allowRemote });
+    await app.register(machineRoutes, {
+      machine: machine.controller,
+      allowRemote: machine.allowRemote,
+      allowedRoots: machine.allowedRoots,
+    });
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });
   return app;

@@ -22,8 +22,8 @@ export interface MachineControllerOptions {
   listPorts?: () => Promise<SerialPortList>;
 }
 
-/** A job's program: G-code text, or an absolute path to a G-code file. */
-export type JobSource = { gcode: string } | { path: string };
+/** A job's program: G-code text, or an absolute path to a G-code file (`shown` in messages). */
+export type JobSource = { gcode: string } | { path: string; shown?: string };
 
 export interface DryRunResult {
   commands_streamed: number;
@@ -174,7 +174,8 @@ export class MachineController {
 export async function loadProgram(source: JobSource): Promise<Program> {
   if ('gcode' in source) return prepareProgram(source.gcode);
   const { path } = source;
-  if (!isAbsolute(path)) throw new ProgramError(`Path must be absolute: '${path}'`);
+  const shown = source.shown ?? path;
+  if (!isAbsolute(path)) throw new ProgramError(`Path must be absolute: '${shown}'`);
   let text: string;
   try {
     // Latin-1 keeps one character per byte, so a non-ASCII byte in a command is refused by §6.1
@@ -182,8 +183,8 @@ export async function loadProgram(source: JobSource): Promise<Program> {
     text = await readFile(path, 'latin1');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ProgramError(`No file found at ${path}`);
-    throw new ProgramError(`Could not read G-code at ${path}: ${(error as Error).message}`);
+    if (code === 'ENOENT') throw new ProgramError(`No file found at ${shown}`);
+    throw new ProgramError(`Could not read G-code at ${shown}: ${(error as Error).message}`);
   }
   return prepareProgram(text);
 }

@@ -1,6 +1,8 @@
 // Progress comes after every acknowledged line (hundreds a second); a browser needs at most ten
-// updates a second. Everything else (state, errors, actions, logs) is rare and passes at once,
-// after any held-back progress so the order of events is kept.
+// updates a second. Progress is a snapshot, so a newer one replaces one still held back. Other
+// events (state, errors, actions, logs) are never dropped and never overtake an earlier progress:
+// one that arrives behind a held-back progress waits for it (at most one interval), which keeps
+// the order of `seq` on the wire without letting a chatty controller push progress past the limit.
 import { type Clock, systemClock, type TimerHandle } from '../../engine/machine/clock.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
 
@@ -16,36 +18,40 @@ export function throttleProgress(
   send: (event: MachineEvent) => void,
   { clock = systemClock, intervalMs = PROGRESS_INTERVAL_MS }: { clock?: Clock; intervalMs?: number } = {},
 ): EventThrottle {
-  let held: MachineEvent | undefined;
-  let lastSentAt = Number.NEGATIVE_INFINITY;
+  /** Events not sent yet, in `seq` order; at most one of them is a progress event. */
+  let queue: MachineEvent[] = [];
+  let lastProgressAt = Number.NEGATIVE_INFINITY;
   let timer: TimerHandle | undefined;
 
-  const flush = () => {
-    if (timer !== undefined) clock.clearTimeout(timer);
-    timer = undefined;
-    if (!held) return;
-    const event = held;
-    held = undefined;
-    lastSentAt = clock.now();
-    send(event);
+  const pump = () => {
+    while (queue.length > 0) {
+      const head = queue[0] as MachineEvent;
+      if (head.type === 'progress') {
+        const wait = lastProgressAt + intervalMs - clock.now();
+        if (wait > 0) {
+          timer ??= clock.setTimeout(() => {
+            timer = undefined;
+            pump();
+          }, wait);
+          return;
+        }
+        lastProgressAt = clock.now();
+      }
+      queue.shift();
+      send(head);
+    }
   };
 
   return {
     push(event) {
-      if (event.type !== 'progress') {
-        flush();
-        send(event);
-        return;
-      }
-      held = event;
-      const wait = lastSentAt + intervalMs - clock.now();
-      if (wait <= 0) flush();
-      else timer ??= clock.setTimeout(flush, wait);
+      if (event.type === 'progress') queue = queue.filter((held) => held.type !== 'progress');
+      queue.push(event);
+      pump();
     },
     stop() {
       if (timer !== undefined) clock.clearTimeout(timer);
       timer = undefined;
-      held = undefined;
+      queue = [];
     },
   };
 }

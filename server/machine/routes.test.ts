@@ -1,10 +1,14 @@
 // /api/machine/* over real HTTP on loopback, with the controller on an in-memory link to the fake
 // Marlin (the serial path itself is covered by serial.test.ts).
+import { mkdir, realpath, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLink } from '../../engine/machine/transport.ts';
 import { createHttpApp } from '../http/app.ts';
+import { makeTempDir } from '../testing/workstation.ts';
 import { MachineController } from './controller.ts';
 import { machineRoutes } from './routes.ts';
 import { FakeMarlin, type FakeMarlinOptions } from './testing/fake-marlin.ts';
@@ -16,7 +20,9 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.close();
 });
 
-async function serve(options: { allowRemote?: boolean; fake?: Omit<FakeMarlinOptions, 'send'> } = {}) {
+async function serve(
+  options: { allowRemote?: boolean; fake?: Omit<FakeMarlinOptions, 'send'>; allowedRoots?: string[] } = {},
+) {
   const link = createMemoryLink();
   const fake = new FakeMarlin({ ...options.fake, send: (text) => link.device.send(text) });
   link.device.onLine((line) => fake.receive(`${line}\n`));
@@ -31,7 +37,11 @@ async function serve(options: { allowRemote?: boolean; fake?: Omit<FakeMarlinOpt
   });
   machines.push(machine);
   const app = createHttpApp(pino({ level: 'silent' }), 'lan');
-  await app.register(machineRoutes, { machine, allowRemote: () => options.allowRemote ?? false });
+  await app.register(machineRoutes, {
+    machine,
+    allowRemote: () => options.allowRemote ?? false,
+    allowedRoots: options.allowedRoots ?? [tmpdir()],
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   apps.push(app);
   const address = app.server.address();
@@ -116,6 +126,16 @@ describe('/api/machine/*', () => {
         detail: 'This route accepts only clients on the workstation itself.',
       });
     }
+    // Refused before the body is read: what a LAN client sends does not matter.
+    const garbled = await closed.app.inject({
+      method: 'POST',
+      url: '/api/machine/job',
+      remoteAddress: '192.168.1.20',
+      headers: { 'content-type': 'application/json' },
+      payload: '{not json',
+    });
+    expect(garbled.statusCode).toBe(403);
+    expect(closed.machine.status().state).toBe('idle');
     const local = await closed.app.inject({
       method: 'GET',
       url: '/api/machine/status',
@@ -221,5 +241,73 @@ describe('/api/machine/*', () => {
     expect(s.fake.commands).toEqual(
       Array.from({ length: s.fake.commands.length }, (_, i) => (i === 0 ? 'G28' : `G0 X${i - 1}`)),
     );
+  });
+
+  it('stops on e-stop whatever the body, even an empty one sent as JSON', async () => {
+    const s = await serve({ fake: { ackDelayMs: 5 } });
+    await s.post('/api/machine/connect', { port: '/dev/ttyFAKE' });
+    const gcode = Array.from({ length: 2000 }, (_, i) => `G0 X${i}`).join('\n');
+    expect((await s.post('/api/machine/job', { gcode })).status).toBe(202);
+    await s.fake.until(() => s.fake.commands.length > 5, 5000);
+    // A LAN client is refused before the e-stop hook runs: the job goes on.
+    const remote = await s.app.inject({
+      method: 'POST',
+      url: '/api/machine/estop',
+      remoteAddress: '10.0.0.7',
+    });
+    expect(remote.statusCode).toBe(403);
+    expect(s.machine.status().state).toBe('streaming');
+    expect(s.fake.unframed).not.toContain('M112');
+    const stopped = await fetch(`${s.base}/api/machine/estop`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(stopped.status).toBe(200);
+    expect(await stopped.json()).toMatchObject({
+      sent: true,
+      status: { state: 'error', message: 'Emergency stop' },
+    });
+    expect(s.fake.unframed).toContain('M112');
+    const garbled = await fetch(`${s.base}/api/machine/estop`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{not json',
+    });
+    // Nothing left to stop, but the request is still answered as an e-stop, not as a bad body.
+    expect(garbled.status).toBe(200);
+    expect(await garbled.json()).toMatchObject({ sent: false });
+  });
+
+  it('runs path jobs only from inside the allowed roots', async () => {
+    const root = await makeTempDir('towpath-machine-roots-');
+    const inside = join(root, 'allowed');
+    await mkdir(inside);
+    const file = join(inside, 'job.gcode');
+    await writeFile(file, '; job\nG0 X1\nG0 X2\n');
+    const outside = join(root, 'elsewhere.gcode');
+    await writeFile(outside, 'G0 X9\n');
+    const s = await serve({ fake: { ackDelayMs: 1 }, allowedRoots: [inside] });
+    await s.post('/api/machine/connect', { port: '/dev/ttyFAKE' });
+
+    const refused = await s.post('/api/machine/job', { path: outside });
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).detail).toBe(
+      `Path '${outside}' is outside the allowed roots. Configure WINDING_ALLOWED_ROOTS to permit additional roots. Current roots: ${await realpath(inside)}`,
+    );
+    // `..` cannot climb out of a root either.
+    const climbing = await s.post('/api/machine/job', { path: join(inside, '..', 'elsewhere.gcode') });
+    expect(climbing.status).toBe(403);
+    const missing = await s.post('/api/machine/job', { path: join(inside, 'missing.gcode') });
+    expect([missing.status, (await missing.json()).detail]).toEqual([
+      400,
+      `No file found at ${join(inside, 'missing.gcode')}`,
+    ]);
+    expect(s.fake.commands).toEqual([]);
+
+    const accepted = await s.post('/api/machine/job', { path: file });
+    expect(accepted.status).toBe(202);
+    expect(await accepted.json()).toMatchObject({ total: 2 });
+    await s.fake.until(() => s.fake.commands.length === 2, 5000);
+    expect(s.fake.commands).toEqual(['G0 X1', 'G0 X2']);
   });
 });

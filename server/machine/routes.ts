@@ -1,5 +1,7 @@
 // /api/machine/* on the LAN door: the renderer's machine panel. Every route moves or watches the
 // machine, so all of them accept only clients on the workstation unless MACHINE_REMOTE_CONTROL=1.
+// A job from a file path obeys the winding door's allowed roots (WINDING_ALLOWED_ROOTS): with
+// remote control on, a LAN client must not be able to read, or wind, any file the app can open.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { MachineError } from '../../engine/errors.ts';
@@ -7,6 +9,8 @@ import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
 import { loopbackOnly } from '../http/loopback.ts';
+import { HttpError } from '../winding/http-error.ts';
+import { checkRequestPath, createPathPolicy } from '../winding/paths.ts';
 import type { MachineController } from './controller.ts';
 import { throttleProgress } from './event-throttle.ts';
 
@@ -14,6 +18,8 @@ export interface MachineRoutesOptions {
   machine: MachineController;
   /** True when MACHINE_REMOTE_CONTROL lets LAN clients in. */
   allowRemote: () => boolean;
+  /** WINDING_ALLOWED_ROOTS as configured: where `path` jobs may come from. */
+  allowedRoots: string[];
 }
 
 const HEARTBEAT_MS = 15_000;
@@ -24,6 +30,7 @@ export function machineStatusCode(error: unknown): number | undefined {
   if (error instanceof ProgramError) return 400;
   if (error instanceof MachineError) return 502;
   if (error instanceof BodyError) return 400;
+  if (error instanceof HttpError) return error.status;
   return undefined;
 }
 
@@ -52,19 +59,31 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   throw new BodyError(`Invalid request body: ${field}: ${message}`);
 }
 
-export async function machineRoutes(app: FastifyInstance, { machine, allowRemote }: MachineRoutesOptions) {
-  app.addHook('preHandler', loopbackOnly(allowRemote));
+export async function machineRoutes(
+  app: FastifyInstance,
+  { machine, allowRemote, allowedRoots }: MachineRoutesOptions,
+) {
+  const policy = await createPathPolicy(allowedRoots);
+  // Before the body is read: a LAN client gets 403 whatever it sends.
+  app.addHook('onRequest', loopbackOnly(allowRemote));
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = machineStatusCode(error);
     if (status === undefined) throw error;
     return reply.code(status).send({ detail: error.message });
   });
 
-  // First, and synchronous: nothing may stand between the request and M112.
-  app.post('/api/machine/estop', async () => {
-    const sent = machine.emergencyStop();
-    return { sent, status: machine.status() };
-  });
+  // Answered as soon as the client is known to be local, before the body is parsed: nothing, not
+  // even an empty body sent as JSON, may stand between the request and M112.
+  app.post(
+    '/api/machine/estop',
+    {
+      onRequest: async (_request, reply) => {
+        const sent = machine.emergencyStop();
+        return reply.send({ sent, status: machine.status() });
+      },
+    },
+    async () => ({ sent: false, status: machine.status() }),
+  );
 
   app.get('/api/machine/status', async () => machine.status());
   app.get('/api/machine/ports', async () => machine.listPorts());
@@ -82,9 +101,11 @@ export async function machineRoutes(app: FastifyInstance, { machine, allowRemote
 
   app.post('/api/machine/job', async (request, reply) => {
     const body = parseBody(jobBody, request.body);
-    const { total } = await machine.startJob(
-      body.gcode !== undefined ? { gcode: body.gcode } : { path: body.path as string },
-    );
+    const source =
+      body.gcode !== undefined
+        ? { gcode: body.gcode }
+        : { path: await checkRequestPath(body.path as string, policy), shown: body.path as string };
+    const { total } = await machine.startJob(source);
     return reply.code(202).send({ total, status: machine.status() });
   });
 

@@ -4,8 +4,8 @@
 import { writeSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import type { Transport, TransportOpener } from '../../engine/machine/transport.ts';
+import { WriteQueue } from './write-queue.ts';
 
-const AGAIN = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
 const CLOSE_FLUSH_MS = 500;
 
 /** Opens `path` at `baudRate`, 8N1, no flow control. Rejects with the OS's reason. */
@@ -41,22 +41,44 @@ function openFailure(error: Error, path: string): string {
 }
 
 interface Binding {
-  fd?: number;
+  fd?: number | null;
   write(buffer: Buffer): Promise<void>;
+  /** bindings-cpp's poller on POSIX systems. */
+  poller?: {
+    once(event: 'disconnect', listener: (error: (Error & { canceled?: boolean }) | null) => void): unknown;
+  };
 }
 
 class SerialTransport implements Transport {
   private readonly port: SerialPort;
+  private readonly queue: WriteQueue;
   private dataListener: ((text: string) => void) | undefined;
   private closeListener: ((reason: string) => void) | undefined;
   private closing = false;
   private gone = false;
-  /** Bytes the OS would not take yet (a full output buffer); written in order before anything new. */
-  private backlog: Buffer[] = [];
-  private draining: Promise<void> | undefined;
 
   constructor(port: SerialPort) {
     this.port = port;
+    this.queue = new WriteQueue({
+      writeNow: (bytes) => {
+        const fd = this.binding?.fd;
+        if (typeof fd !== 'number') throw new Error('the port is not open');
+        return writeSync(fd, bytes);
+      },
+      writeAll: async (bytes) => {
+        const binding = this.binding;
+        if (!binding || this.gone) throw new Error('the port is not open');
+        await binding.write(bytes);
+      },
+      lost: (reason) => this.lost(reason),
+    });
+    // A hung-up tty (adapter unplugged, pty peer gone) reads as end-of-file, and bindings-cpp retries
+    // such reads without end: if the hang-up lands while a read is under way, the stream never
+    // reports it. Watching for the hang-up on the descriptor catches it whatever the reader does.
+    // Armed before the first read starts, so the reader's own polling is never displaced.
+    this.binding?.poller?.once('disconnect', (error) => {
+      if (!error?.canceled) this.lost('the device was disconnected');
+    });
     port.on('data', (chunk: Buffer) => this.dataListener?.(chunk.toString('latin1')));
     port.on('close', (error?: Error & { disconnected?: boolean }) => {
       const reason = error?.disconnected ? 'the device was disconnected' : (error?.message ?? 'closed');
@@ -66,13 +88,20 @@ class SerialTransport implements Transport {
   }
 
   write(data: string): void {
-    this.push(Buffer.from(data, 'latin1'), false);
+    this.check();
+    const bytes = Buffer.from(data, 'latin1');
+    if (typeof this.binding?.fd !== 'number') this.port.write(bytes);
+    else this.queue.write(bytes);
   }
 
   writeUrgent(data: string): void {
-    // A half-written line in the backlog would swallow the command: end that line first.
-    const bytes = Buffer.from(this.backlog.length > 0 ? `\n${data}` : data, 'latin1');
-    this.push(bytes, true);
+    this.check();
+    if (typeof this.binding?.fd !== 'number') {
+      // No descriptor (Windows): the binding's own write, outside the stream's queue.
+      void this.binding?.write(Buffer.from(data, 'latin1')).catch((error: Error) => this.lost(error.message));
+      return;
+    }
+    this.queue.writeUrgent(data);
   }
 
   onData(listener: (text: string) => void): void {
@@ -86,8 +115,11 @@ class SerialTransport implements Transport {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    if (this.draining) {
-      await Promise.race([this.draining, new Promise((resolve) => setTimeout(resolve, CLOSE_FLUSH_MS))]);
+    if (this.queue.pending && !this.gone) {
+      await Promise.race([
+        this.queue.settled(),
+        new Promise((resolve) => setTimeout(resolve, CLOSE_FLUSH_MS)),
+      ]);
     }
     if (!this.port.isOpen) return;
     await new Promise<void>((resolve) => this.port.close(() => resolve()));
@@ -97,50 +129,8 @@ class SerialTransport implements Transport {
     return this.port.port as unknown as Binding | undefined;
   }
 
-  private push(bytes: Buffer, urgent: boolean) {
+  private check() {
     if (this.gone || !this.port.isOpen) throw new Error('the port is not open');
-    const fd = this.binding?.fd;
-    if (typeof fd !== 'number') {
-      // No descriptor (Windows): the binding's own write, outside the stream's queue when urgent.
-      if (urgent) void this.binding?.write(bytes).catch((error: Error) => this.lost(error.message));
-      else this.port.write(bytes);
-      return;
-    }
-    if (this.backlog.length > 0 && !urgent) {
-      this.backlog.push(bytes);
-      return;
-    }
-    let written = 0;
-    try {
-      written = writeSync(fd, bytes);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? '';
-      if (!AGAIN.has(code)) {
-        this.lost((error as Error).message);
-        throw error;
-      }
-    }
-    if (written < bytes.length) {
-      const rest = bytes.subarray(written);
-      if (urgent) this.backlog.unshift(rest);
-      else this.backlog.push(rest);
-      this.drain();
-    }
-  }
-
-  private drain() {
-    if (this.draining) return;
-    this.draining = (async () => {
-      while (this.backlog.length > 0 && !this.gone) {
-        const next = this.backlog.shift() as Buffer;
-        try {
-          await this.binding?.write(next);
-        } catch (error) {
-          this.lost((error as Error).message);
-        }
-      }
-      this.draining = undefined;
-    })();
   }
 
   private lost(reason: string) {
