@@ -97,6 +97,34 @@ describe('session tokens', () => {
       await sessions.verify(await other.sign({ id: 'u1', sessionVersion: 0, role: 'viewer' })),
     ).toBeNull();
   });
+
+  it('answers a remembered token exactly as a fresh verification would', async () => {
+    let now = Date.parse('2030-01-01T00:00:00Z');
+    const remembered = new SessionTokens('s'.repeat(32), 60, () => now);
+    const token = await remembered.sign({ id: 'u2', sessionVersion: 1, role: 'editor' });
+    expect(await remembered.verify(token)).toEqual({ userId: 'u2', sessionVersion: 1 });
+    // A tampered copy of a remembered token is a different string: verified afresh, refused.
+    const [header, payload, signature = ''] = token.split('.');
+    const flipped = signature.startsWith('A') ? `B${signature.slice(1)}` : `A${signature.slice(1)}`;
+    expect(await remembered.verify(`${header}.${payload}.${flipped}`)).toBeNull();
+    for (const offset of [59_000, 59_999, 60_000, 61_000]) {
+      now = Date.parse('2030-01-01T00:00:00Z') + offset;
+      const fresh = new SessionTokens('s'.repeat(32), 60, () => now);
+      expect(await remembered.verify(token), `${offset} ms`).toEqual(await fresh.verify(token));
+    }
+  });
+
+  it('forgets the oldest remembered tokens beyond its bound and still verifies them', async () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    const sessions = new SessionTokens('s'.repeat(32), 600, () => now);
+    const tokens = await Promise.all(
+      Array.from({ length: 1100 }, (_, i) =>
+        sessions.sign({ id: `u${i}`, sessionVersion: i, role: 'viewer' }),
+      ),
+    );
+    for (const token of tokens) expect(await sessions.verify(token)).not.toBeNull();
+    expect(await sessions.verify(tokens[0] as string)).toEqual({ userId: 'u0', sessionVersion: 0 });
+  });
 });
 
 describe('ids and token hashes', () => {

@@ -3,6 +3,9 @@ import type { Clock } from './tokens.ts';
 
 export const API_ISSUER = 'towpath-api';
 
+/** Verified tokens remembered at most (oldest forgotten first). */
+const VERIFIED_CACHE_SIZE = 1024;
+
 export interface SessionClaims {
   userId: string;
   sessionVersion: number;
@@ -16,6 +19,10 @@ export class SessionTokens {
   // Imported once: handing jose raw bytes makes it import a WebCrypto key on every verification.
   readonly #key: Promise<CryptoKey>;
   readonly #lifetimeSeconds: number;
+  // Tokens already verified, so a browser's repeated requests skip the HMAC. Whether the session
+  // is still valid (user active, same session version) is checked against the database on every
+  // request regardless; this only remembers what the token string itself proved.
+  readonly #verified = new Map<string, { exp: number; claims: SessionClaims }>();
   readonly #clock: Clock;
 
   constructor(secret: string, lifetimeSeconds: number, clock: Clock) {
@@ -44,6 +51,15 @@ export class SessionTokens {
 
   /** The claims of a valid token, or null for anything else (never throws). */
   async verify(token: string): Promise<SessionClaims | null> {
+    const now = Math.floor(this.#clock() / 1000);
+    const known = this.#verified.get(token);
+    if (known) {
+      // The signature, algorithm, issuer and audience belong to the token string itself; only
+      // expiry depends on the time, checked as jose does (expired once exp <= now).
+      if (known.exp > now) return known.claims;
+      this.#verified.delete(token);
+      return null;
+    }
     try {
       const { payload } = await jwtVerify(token, await this.#key, {
         algorithms: ['HS256'],
@@ -53,12 +69,22 @@ export class SessionTokens {
         clockTolerance: 0,
         requiredClaims: ['exp', 'sub'],
       });
-      const { sub, sv } = payload;
+      const { sub, sv, exp, nbf } = payload;
       if (typeof sub !== 'string' || typeof sv !== 'number' || !Number.isInteger(sv) || sv < 0) return null;
-      return { userId: sub, sessionVersion: sv };
+      const claims = { userId: sub, sessionVersion: sv };
+      if (typeof exp === 'number' && nbf === undefined) this.#remember(token, exp, claims);
+      return claims;
     } catch {
       // Bad signature, wrong algorithm (incl. `none`), issuer, audience or expiry: all simply rejected.
       return null;
     }
+  }
+
+  #remember(token: string, exp: number, claims: SessionClaims) {
+    if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
+      const oldest = this.#verified.keys().next().value;
+      if (oldest !== undefined) this.#verified.delete(oldest);
+    }
+    this.#verified.set(token, { exp, claims });
   }
 }
