@@ -54,7 +54,7 @@ function stripFraction(s: string): string {
 
 /**
  * Python `f"{x:.6f}"` with trailing zeros and point stripped. This is the exact (slow) definition;
- * the planner's hot path formats into bytes with `writeFixed6` (engine/plan/ascii.ts), which must
+ * the planner's hot path formats into bytes with `writeFixed6` (engine/plan/fixed6.ts), which must
  * agree with it digit for digit.
  */
 export function fmt6(x: number): string {

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DecimalScanner,
-  skipWhitespace,
-  trimEnd,
-  utf8Slices,
-  whitespaceAt,
-  whitespaceBefore,
-  wordEnd,
-} from './bytes.ts';
+import { DecimalScanner, skipWhitespace, trimEnd, whitespaceAt, whitespaceBefore, wordEnd } from './bytes.ts';
 
 const encoder = new TextEncoder();
 
@@ -119,23 +111,5 @@ describe('DecimalScanner', () => {
     expect(Number.isNaN(read('-').value)).toBe(true);
     expect(Number.isNaN(read('').value)).toBe(true);
     expect(Number.isNaN(read('abc').value)).toBe(true);
-  });
-});
-
-describe('utf8Slices', () => {
-  it('encodes in slices without splitting surrogate pairs', () => {
-    const text = `a${'\u{1F600}'.repeat(10)}\u00e9z`;
-    for (const size of [1, 2, 3, 7]) {
-      // Each slice is valid only until the next one is made: copy it at once.
-      const parts: Uint8Array[] = [];
-      for (const slice of utf8Slices(text, size)) parts.push(slice.slice());
-      const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-      let o = 0;
-      for (const p of parts) {
-        joined.set(p, o);
-        o += p.length;
-      }
-      expect(joined).toEqual(encoder.encode(text));
-    }
   });
 });

@@ -167,20 +167,3 @@ export class DecimalScanner {
     return negative ? -value : value;
   }
 }
-
-/** UTF-8 encodes `text` in slices so a long program never exists twice in memory at once. */
-export function* utf8Slices(text: string, sliceChars = 1 << 16): Generator<Uint8Array> {
-  const encoder = new TextEncoder();
-  // One extra char of room: a slice may grow by one to keep a surrogate pair whole.
-  const out = new Uint8Array((sliceChars + 1) * 3);
-  let i = 0;
-  while (i < text.length) {
-    let j = Math.min(text.length, i + sliceChars);
-    // Never cut a surrogate pair: each half alone would encode as U+FFFD.
-    const last = text.charCodeAt(j - 1);
-    if (j < text.length && last >= 0xd800 && last <= 0xdbff) j = j - 1 > i ? j - 1 : j + 1;
-    const { written } = encoder.encodeInto(text.slice(i, j), out);
-    yield out.subarray(0, written);
-    i = j;
-  }
-}

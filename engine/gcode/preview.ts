@@ -60,8 +60,8 @@ export class PreviewBuilder implements MotionObserver {
   private positions = new Float32Array(3 * 1024);
   private commands = new Uint32Array(1024);
   private count = 0;
+  /** 1 until the header gives the diameter: vertices made before it sit on a unit circle. */
   private radius = 1;
-  private radiusKnown = false;
   private readonly layers: PreviewLayer[] = [];
 
   /** Physical carriage position and mandrel angle of the last vertex. */
@@ -102,8 +102,7 @@ export class PreviewBuilder implements MotionObserver {
   /** @internal MotionObserver */
   diameter(value: number): void {
     this.radius = value / 2;
-    this.radiusKnown = true;
-    // Vertices made before the header were placed on a unit circle.
+    // Scale the vertices made before the header from the unit circle.
     const r = this.radius;
     const p = this.positions;
     for (let k = 0; k < this.count; k++) {
@@ -196,7 +195,7 @@ export class PreviewBuilder implements MotionObserver {
 
   private vertex(command: number, x: number, a: number): void {
     const k = this.count;
-    const r = this.radiusKnown ? this.radius : 1;
+    const r = this.radius;
     const theta = a * DEG;
     const p = this.positions;
     p[3 * k] = x;

@@ -11,6 +11,7 @@
 //   detected format picks one.
 import { SimulationError } from '../errors.ts';
 import { sq } from '../numeric.ts';
+import { utf8Slices } from '../text/utf8.ts';
 import {
   allDigits,
   DecimalScanner,
@@ -19,7 +20,6 @@ import {
   skipWhitespace,
   startsWithAscii,
   trimEnd,
-  utf8Slices,
   whitespaceAt,
   wordEnd,
 } from './bytes.ts';

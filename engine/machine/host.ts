@@ -12,7 +12,7 @@ import {
   ProgramError,
   SYNC_FRAME,
 } from './program.ts';
-import { classify, isAdvancedOk, LineSplitter, type Received } from './received.ts';
+import { classify, isAdvancedOk, type Received, ReceivedLineSplitter } from './received.ts';
 import type { Transport, TransportOpener } from './transport.ts';
 import type {
   ControllerInfo,
@@ -107,7 +107,7 @@ export class MarlinHost {
   private readonly open: TransportOpener;
   private readonly clock: Clock;
   private readonly listeners = new Set<(event: MachineEvent) => void>();
-  private readonly splitter = new LineSplitter();
+  private readonly splitter = new ReceivedLineSplitter();
 
   private current: MachineState = 'idle';
   private message: string | undefined;
@@ -199,17 +199,16 @@ export class MarlinHost {
       }
     });
 
+    let controller: ControllerInfo;
     try {
       await this.bootWait();
       await this.sync();
-      await this.identify();
+      controller = await this.identify();
     } catch (error) {
       this.failConnection(asMachineError(error));
       throw this.failure ?? error;
     }
-    // identify() set it; TypeScript still sees the null assigned above.
-    const controller = this.controller as ControllerInfo | null;
-    const warning = controller?.capabilities.EMERGENCY_PARSER ? undefined : NO_EMERGENCY_PARSER;
+    const warning = controller.capabilities.EMERGENCY_PARSER ? undefined : NO_EMERGENCY_PARSER;
     this.setState('ready', warning);
     return this.status();
   }
@@ -574,7 +573,7 @@ export class MarlinHost {
     throw new MachineError(NO_ANSWER_ON_CONNECT);
   }
 
-  private async identify(): Promise<void> {
+  private async identify(): Promise<ControllerInfo> {
     const capabilities: Record<string, boolean> = {};
     let firmware: string | null = null;
     let advancedOk = false;
@@ -606,6 +605,7 @@ export class MarlinHost {
     this.writeLine('M115\n', true);
     await identified;
     this.controller = { firmware, capabilities, advancedOk };
+    return this.controller;
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────

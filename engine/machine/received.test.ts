@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, isAdvancedOk, LineSplitter } from './received.ts';
+import { classify, isAdvancedOk, ReceivedLineSplitter } from './received.ts';
 
 describe('received line classification (§6.2)', () => {
   it.each([
@@ -42,7 +42,7 @@ describe('received line classification (§6.2)', () => {
 
 describe('line splitter', () => {
   it('holds a partial line until its end and drops blank lines', () => {
-    const splitter = new LineSplitter();
+    const splitter = new ReceivedLineSplitter();
     expect(splitter.push('o')).toEqual([]);
     expect(splitter.push('k\r\n  \nResend')).toEqual(['ok']);
     expect(splitter.push(': 3\nok\n')).toEqual(['Resend: 3', 'ok']);

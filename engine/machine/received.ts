@@ -57,8 +57,8 @@ export function isAdvancedOk(line: string): boolean {
   return /\bP\d+\b/.test(line) && /\bB\d+\b/.test(line);
 }
 
-/** Turns a byte stream into trimmed, non-empty lines; a partial line waits for its end. */
-export class LineSplitter {
+/** Turns the controller's text into trimmed, non-empty lines; a partial line waits for its end. */
+export class ReceivedLineSplitter {
   private rest = '';
 
   push(text: string): string[] {

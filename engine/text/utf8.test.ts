@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstInvalidUtf8, Utf8Validator } from './utf8.ts';
+import { firstInvalidUtf8, Utf8Validator, utf8Slices } from './utf8.ts';
 
 const bytes = (...b: number[]) => Uint8Array.from(b);
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -87,5 +87,23 @@ describe('Utf8Validator', () => {
     const v = new Utf8Validator();
     v.end();
     expect(() => v.push(bytes(0x61))).toThrow(RangeError);
+  });
+});
+
+describe('utf8Slices', () => {
+  it('encodes in slices without splitting surrogate pairs', () => {
+    const text = `a${'\u{1F600}'.repeat(10)}\u00e9z`;
+    for (const size of [1, 2, 3, 7]) {
+      // Each slice is valid only until the next one is made: copy it at once.
+      const parts: Uint8Array[] = [];
+      for (const slice of utf8Slices(text, size)) parts.push(slice.slice());
+      const joined = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let o = 0;
+      for (const p of parts) {
+        joined.set(p, o);
+        o += p.length;
+      }
+      expect(joined).toEqual(enc(text));
+    }
   });
 });

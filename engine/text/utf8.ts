@@ -1,7 +1,9 @@
-// Strict UTF-8 validation with the same acceptance and error offsets as Python's strict decoder:
-// the reported offset is always the first byte of the offending sequence (an invalid start byte,
-// a sequence cut short by a bad continuation byte, or a sequence truncated by the end of input).
-// Streaming so that large G-code files can be checked chunk by chunk without joining them.
+// UTF-8 for streamed text: strict validation, and encoding a long string in slices.
+//
+// Validation has the same acceptance and error offsets as Python's strict decoder: the reported
+// offset is always the first byte of the offending sequence (an invalid start byte, a sequence cut
+// short by a bad continuation byte, or a sequence truncated by the end of input). It streams so
+// that large G-code files can be checked chunk by chunk without joining them.
 
 /** Incremental validator; feed chunks with `push`, then call `end` once. */
 export class Utf8Validator {
@@ -91,4 +93,21 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
   validator.push(bytes);
   validator.end();
   return validator.invalidAt;
+}
+
+/** UTF-8 encodes `text` in slices so a long program never exists twice in memory at once. */
+export function* utf8Slices(text: string, sliceChars = 1 << 16): Generator<Uint8Array> {
+  const encoder = new TextEncoder();
+  // One extra char of room: a slice may grow by one to keep a surrogate pair whole.
+  const out = new Uint8Array((sliceChars + 1) * 3);
+  let i = 0;
+  while (i < text.length) {
+    let j = Math.min(text.length, i + sliceChars);
+    // Never cut a surrogate pair: each half alone would encode as U+FFFD.
+    const last = text.charCodeAt(j - 1);
+    if (j < text.length && last >= 0xd800 && last <= 0xdbff) j = j - 1 > i ? j - 1 : j + 1;
+    const { written } = encoder.encodeInto(text.slice(i, j), out);
+    yield out.subarray(0, written);
+    i = j;
+  }
 }
