@@ -6,7 +6,7 @@ import type { ClientName } from './clients.ts';
 import { type BridgeEnv, type HostSettings, parseHostSettings, readProcessEnv } from './config.ts';
 import { parseIsoTime } from './dates.ts';
 import { parseDuration } from './durations.ts';
-import { BridgeError, toBridgeError } from './errors.ts';
+import { BridgeError, errorLine, invalidField, toBridgeError } from './errors.ts';
 import { type Format, type Printable, render } from './format.ts';
 import { HostClient } from './host.ts';
 import { truncationNote } from './lists.ts';
@@ -110,10 +110,6 @@ function camel(flag: string): string {
   return flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
-function invalidFlag(field: string, message: string): BridgeError {
-  return new BridgeError('INVALID_INPUT', `${field}: ${message}`, { issues: [{ path: field, message }] });
-}
-
 /** Turns CLI flag text into the operation's JSON input; the operation's schema then judges it. */
 function inputFromFlags(op: Operation, parsed: ParsedArgs): Record<string, unknown> {
   const input: Record<string, unknown> = {};
@@ -126,7 +122,7 @@ function inputFromFlags(op: Operation, parsed: ParsedArgs): Record<string, unkno
     throw usage(`Unexpected argument: ${parsed.positionals[op.positional ? 1 : 0]}`);
   const isTaskWrite = op.tool === 'create_task' || op.tool === 'update_task';
   if (parsed.flags.has('done') && parsed.flags.has('not-done'))
-    throw invalidFlag('isDone', '--done and --not-done exclude each other');
+    throw invalidField('isDone', '--done and --not-done exclude each other');
   for (const [flag, values] of parsed.flags) {
     const value = last(values) ?? '';
     switch (flag) {
@@ -153,7 +149,8 @@ function inputFromFlags(op: Operation, parsed: ParsedArgs): Record<string, unkno
       case 'time-estimate':
       case 'time-spent': {
         const ms = parseDuration(value);
-        if (ms === undefined) throw invalidFlag(camel(flag), 'must be milliseconds or a duration like 1h30m');
+        if (ms === undefined)
+          throw invalidField(camel(flag), 'must be milliseconds or a duration like 1h30m');
         input[camel(flag)] = ms;
         break;
       }
@@ -168,7 +165,8 @@ function inputFromFlags(op: Operation, parsed: ParsedArgs): Record<string, unkno
         else if (/^[0-9]+$/.test(value)) input.dueWithTime = Number(value);
         else {
           const ms = parseIsoTime(value);
-          if (ms === undefined) throw invalidFlag('dueWithTime', 'must be milliseconds, an ISO date or none');
+          if (ms === undefined)
+            throw invalidField('dueWithTime', 'must be milliseconds, an ISO date or none');
           input.dueWithTime = ms;
         }
         break;
@@ -192,9 +190,7 @@ function chooseFormat(op: Operation, parsed: ParsedArgs): Format {
 }
 
 function writeError(io: CliIo, error: BridgeError, withUsage: boolean) {
-  io.stderr(
-    `${JSON.stringify({ error: error.toJSON() })}\n${withUsage ? 'Usage: towpath-bridge --help\n' : ''}`,
-  );
+  io.stderr(`${errorLine(error)}${withUsage ? 'Usage: towpath-bridge --help\n' : ''}`);
 }
 
 async function runCommand(op: Operation, rest: string[], io: CliIo): Promise<number> {

@@ -2,26 +2,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_NAMES, main } from './cli.ts';
+import { CLIENT_NAMES } from './cli.ts';
 import { CLIENTS } from './clients.ts';
 import type { BridgeEnv } from './config.ts';
-import { errorOf, isolatedEnv } from './test-support.ts';
+import { cliInProcess, errorOf, isolatedEnv } from './test-support.ts';
 
-async function run(argv: string[], env: BridgeEnv, executable?: string) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    env: { ...env, TASK_HOST_TOKEN: 'never-written' },
-    platform: 'linux',
-    executable,
-  });
-  return { code, stdout, stderr };
+function run(argv: string[], env: BridgeEnv, executable?: string) {
+  return cliInProcess(argv, { ...env, TASK_HOST_TOKEN: 'never-written' }, { platform: 'linux', executable });
 }
 
 describe('print-config', () => {

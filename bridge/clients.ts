@@ -2,8 +2,9 @@
 // printed or merged into the client's own file without disturbing anything else in it.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type BridgeEnv, homeOf } from './config.ts';
-import { BridgeError } from './errors.ts';
+import { type BridgeEnv, homeOf, userConfigDir } from './config.ts';
+import { BridgeError, errorLine } from './errors.ts';
+import { isObject } from './json.ts';
 
 export const ENTRY = 'towpath-tasks';
 
@@ -12,16 +13,6 @@ interface ClientSpec {
   /** The top-level key holding the servers, or undefined for Codex's TOML. */
   container?: 'mcpServers' | 'servers';
   typed: boolean;
-}
-
-function appData(env: BridgeEnv): string {
-  return env.APPDATA || join(homeOf(env), 'AppData', 'Roaming');
-}
-
-function userConfigDir(env: BridgeEnv, platform: NodeJS.Platform): string {
-  if (platform === 'win32') return appData(env);
-  if (platform === 'darwin') return join(homeOf(env), 'Library', 'Application Support');
-  return env.XDG_CONFIG_HOME || join(homeOf(env), '.config');
 }
 
 export const CLIENTS = {
@@ -86,13 +77,9 @@ export function printClientConfig(options: ClientOptions): number {
 }
 
 function refuse(options: ClientOptions, error: BridgeError, withSnippet?: string): number {
-  options.stderr(`${JSON.stringify({ error: error.toJSON() })}\n`);
+  options.stderr(errorLine(error));
   if (withSnippet) options.stderr(withSnippet);
   return 1;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function sameEntry(a: unknown, b: Record<string, unknown>): boolean {

@@ -1,7 +1,8 @@
 // The bridge's whole environment, read in this one module (spec §2). Everything else receives a
 // BridgeEnv, so tests can hand the CLI, the MCP server and doctor any environment in-process.
 import { homedir } from 'node:os';
-import { BridgeError } from './errors.ts';
+import { join } from 'node:path';
+import { invalidField } from './errors.ts';
 
 export interface BridgeEnv {
   TASK_HOST_URL?: string | undefined;
@@ -44,26 +45,20 @@ export function isUsableToken(text: string): boolean {
   return TOKEN_CHARS.test(text);
 }
 
-function configError(variable: string, problem: string): BridgeError {
-  return new BridgeError('INVALID_INPUT', `${variable}: ${problem}`, {
-    issues: [{ path: variable, message: problem }],
-  });
-}
-
 export function parseHostUrl(raw: string | undefined): string {
   if (raw === undefined || raw === '') return DEFAULT_HOST_URL;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw configError('TASK_HOST_URL', 'must be an http: or https: URL');
+    throw invalidField('TASK_HOST_URL', 'must be an http: or https: URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw configError('TASK_HOST_URL', 'must be an http: or https: URL');
-  if (url.username || url.password) throw configError('TASK_HOST_URL', 'must not contain credentials');
+    throw invalidField('TASK_HOST_URL', 'must be an http: or https: URL');
+  if (url.username || url.password) throw invalidField('TASK_HOST_URL', 'must not contain credentials');
   if (url.search || url.hash || raw.includes('?') || raw.includes('#'))
-    throw configError('TASK_HOST_URL', 'must not contain a query or fragment');
-  if (url.pathname !== '/') throw configError('TASK_HOST_URL', 'must not contain a path');
+    throw invalidField('TASK_HOST_URL', 'must not contain a query or fragment');
+  if (url.pathname !== '/') throw invalidField('TASK_HOST_URL', 'must not contain a path');
   return `${url.protocol}//${url.host}`;
 }
 
@@ -71,17 +66,25 @@ export function parseHostSettings(env: BridgeEnv): HostSettings {
   const url = parseHostUrl(env.TASK_HOST_URL);
   const token = env.TASK_HOST_TOKEN?.trim() ?? '';
   if (token !== '' && !isUsableToken(token))
-    throw configError('TASK_HOST_TOKEN', 'must contain only printable ASCII characters without spaces');
+    throw invalidField('TASK_HOST_TOKEN', 'must contain only printable ASCII characters without spaces');
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   const rawTimeout = env.TASK_HOST_TIMEOUT_MS;
   if (rawTimeout !== undefined && rawTimeout !== '') {
     timeoutMs = /^[0-9]{1,7}$/.test(rawTimeout) ? Number(rawTimeout) : 0;
     if (timeoutMs < 1 || timeoutMs > 600_000)
-      throw configError('TASK_HOST_TIMEOUT_MS', 'must be an integer from 1 to 600000');
+      throw invalidField('TASK_HOST_TIMEOUT_MS', 'must be an integer from 1 to 600000');
   }
   return { url, envToken: token === '' ? undefined : token, timeoutMs };
 }
 
 export function homeOf(env: BridgeEnv): string {
   return env.HOME || homedir();
+}
+
+/** The folder desktop apps keep their settings in: the task app's token and MCP clients' files. */
+export function userConfigDir(env: BridgeEnv, platform: NodeJS.Platform): string {
+  const home = homeOf(env);
+  if (platform === 'win32') return env.APPDATA || join(home, 'AppData', 'Roaming');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support');
+  return env.XDG_CONFIG_HOME || join(home, '.config');
 }

@@ -55,13 +55,14 @@ export function parseIsoTime(text: string): number | undefined {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** `YYYY-MM-DD HH:MM` in local time, for the DUE column. */
-export function formatLocalDateTime(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
+/** `YYYY-MM-DD` in local time. */
 export function formatLocalDate(ms: number): string {
   const d = new Date(ms);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** `YYYY-MM-DD HH:MM` in local time, for the DUE column. */
+export function formatLocalDateTime(ms: number): string {
+  const d = new Date(ms);
+  return `${formatLocalDate(ms)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }

@@ -3,7 +3,7 @@
 // because the host's indexes can be briefly inconsistent while the app is saving.
 import { arch } from 'node:os';
 import { type BridgeEnv, parseHostSettings } from './config.ts';
-import { BridgeError, toBridgeError } from './errors.ts';
+import { BridgeError, errorLine, toBridgeError } from './errors.ts';
 import { HostClient } from './host.ts';
 import { BY_TOOL, runOperation } from './operations.ts';
 import { VERSION } from './version.ts';
@@ -20,6 +20,11 @@ export interface DoctorOptions {
 
 type Category = 'dangling' | 'orphaned' | 'duplicated';
 const CATEGORIES: Category[] = ['dangling', 'duplicated', 'orphaned'];
+
+interface Anomaly {
+  category: Category;
+  id: string;
+}
 
 interface Pass {
   activeTasks: number;
@@ -41,7 +46,7 @@ export interface IntegrityReport {
   referenced: number;
   unconfirmed: boolean;
   unconfirmedReason: string;
-  unresolved: { category: Category; id: string }[];
+  unresolved: Anomaly[];
   unverifiable: string[];
 }
 
@@ -86,6 +91,7 @@ async function pull(client: HostClient, which: (typeof PULLS)[number]): Promise<
 }
 
 const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const anomalyKey = (a: Anomaly) => `${a.category}\u0000${a.id}`;
 const sorted = (set: Iterable<string>) => [...new Set(set)].sort(byCodePoint);
 
 function indexProblem(entity: Item, field: string): string | undefined {
@@ -163,7 +169,7 @@ async function integrityPass(client: HostClient): Promise<Pass> {
 }
 
 /** The anomalies a pass may judge: a degraded pass judges only duplicates (§7 rule 6). */
-function judged(pass: Pass, degraded: boolean): { category: Category; id: string }[] {
+function judged(pass: Pass, degraded: boolean): Anomaly[] {
   return CATEGORIES.filter((c) => !degraded || c === 'duplicated').flatMap((category) =>
     [...pass.found[category]].map((id) => ({ category, id })),
   );
@@ -175,7 +181,7 @@ export async function integrityReport(client: HostClient, pauseMs: number): Prom
   const anomalies = judged(first, degraded);
   const reasons: string[] = degraded ? [first.degraded] : [];
   const confirmed: Record<Category, string[]> = { dangling: [], duplicated: [], orphaned: [] };
-  const unresolved: { category: Category; id: string }[] = [];
+  const unresolved: Anomaly[] = [];
   let secondFailed = false;
 
   if (anomalies.length > 0) {
@@ -194,20 +200,19 @@ export async function integrityReport(client: HostClient, pauseMs: number): Prom
       secondFailed = true;
       unresolved.push(...anomalies);
     } else {
-      const again = new Set(judged(second, degraded).map((a) => `${a.category}\u0000${a.id}`));
+      const seenAgain = judged(second, degraded);
+      const again = new Set(seenAgain.map(anomalyKey));
       for (const anomaly of anomalies) {
-        if (again.has(`${anomaly.category}\u0000${anomaly.id}`)) confirmed[anomaly.category].push(anomaly.id);
+        if (again.has(anomalyKey(anomaly))) confirmed[anomaly.category].push(anomaly.id);
         else unresolved.push(anomaly);
       }
-      const before = new Set(anomalies.map((a) => `${a.category}\u0000${a.id}`));
-      for (const anomaly of judged(second, degraded))
-        if (!before.has(`${anomaly.category}\u0000${anomaly.id}`)) unresolved.push(anomaly);
+      const before = new Set(anomalies.map(anomalyKey));
+      for (const anomaly of seenAgain) if (!before.has(anomalyKey(anomaly))) unresolved.push(anomaly);
     }
   }
   const unconfirmed = degraded || secondFailed || unresolved.length > 0;
-  const unresolvedSorted = unresolved
-    .filter((a, i, all) => all.findIndex((b) => b.category === a.category && b.id === a.id) === i)
-    .sort((a, b) => byCodePoint(a.category, b.category) || byCodePoint(a.id, b.id));
+  // No repeats to drop: each pass judges sets, and only pass 2's new anomalies are added.
+  unresolved.sort((a, b) => byCodePoint(a.category, b.category) || byCodePoint(a.id, b.id));
   return {
     activeTasks: first.activeTasks,
     archivedTasks: first.archivedTasks,
@@ -219,7 +224,7 @@ export async function integrityReport(client: HostClient, pauseMs: number): Prom
     unconfirmed,
     unconfirmedReason:
       reasons.length > 0 ? reasons.join('; ') : unconfirmed ? 'anomalies seen in only one of two passes' : '',
-    unresolved: unresolvedSorted,
+    unresolved,
     unverifiable: degraded ? [] : sorted(first.unverifiable),
   };
 }
@@ -255,7 +260,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   try {
     client = new HostClient(parseHostSettings(options.env), options.env, { platform: options.platform });
   } catch (error) {
-    stderr(`${JSON.stringify({ error: toBridgeError(error).toJSON() })}\n`);
+    stderr(errorLine(error));
     return 2;
   }
 
@@ -285,7 +290,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   try {
     report = await integrityReport(client, options.pauseMs);
   } catch (error) {
-    stderr(`${JSON.stringify({ error: toBridgeError(error).toJSON() })}\n`);
+    stderr(errorLine(error));
     return 1;
   }
   stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : describe(report));

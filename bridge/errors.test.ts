@@ -7,15 +7,12 @@ import { parseHostSettings } from './config.ts';
 import { FAULTS, type FakeHost, type Fault, startFakeHost } from './fake-host/server.ts';
 import { HostClient } from './host.ts';
 import { callTool } from './mcp.ts';
-import { cli, errorOf, hostEnv, isolatedEnv } from './test-support.ts';
+import { cli, errorOf, hostEnv, isolatedEnv, toolOutcome } from './test-support.ts';
 
 const TOKEN = 'tok-123';
 
 async function mcpError(tool: string, args: unknown, env: BridgeEnv) {
-  const result = await callTool(tool, args, new HostClient(parseHostSettings(env), env));
-  if (!result.isError) return { data: result.structuredContent };
-  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-  return { error: JSON.parse(text) as { code: string; message: string; details?: Record<string, unknown> } };
+  return toolOutcome(await callTool(tool, args, new HostClient(parseHostSettings(env), env)));
 }
 
 for (const version of ['18.10.0', '18.17.0']) {

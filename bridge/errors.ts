@@ -47,6 +47,11 @@ export function invalidInput(issues: InputIssue[]): BridgeError {
   return new BridgeError('INVALID_INPUT', message, { issues });
 }
 
+/** INVALID_INPUT for one field, worded `<field>: <problem>` unless the caller has a fuller `text`. */
+export function invalidField(path: string, message: string, text = `${path}: ${message}`): BridgeError {
+  return new BridgeError('INVALID_INPUT', text, { issues: [{ path, message }] });
+}
+
 /** Turns zod's issues into `<field>: <problem>` with the field named even for unknown keys. */
 export function issuesFromZod(error: z.ZodError): InputIssue[] {
   const issues: InputIssue[] = [];
@@ -70,4 +75,9 @@ export function issuesFromZod(error: z.ZodError): InputIssue[] {
 export function toBridgeError(error: unknown): BridgeError {
   if (error instanceof BridgeError) return error;
   return new BridgeError('INTERNAL_ERROR', 'Unexpected bridge error');
+}
+
+/** The one-line error report on stderr (spec §5.4) that the CLI, doctor and `mcp` write. */
+export function errorLine(error: unknown): string {
+  return `${JSON.stringify({ error: toBridgeError(error).toJSON() })}\n`;
 }

@@ -2,6 +2,7 @@
 import { formatLocalDateTime } from './dates.ts';
 import { formatDuration } from './durations.ts';
 import { BridgeError } from './errors.ts';
+import { isObject } from './json.ts';
 import type { Entity } from './lists.ts';
 
 export type Format = 'json' | 'table' | 'ids';
@@ -23,10 +24,6 @@ const width = (text: string) => [...text].length;
 
 function text(value: string): string {
   return hasControl(value) ? JSON.stringify(value) : value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function duration(value: unknown): string {

@@ -4,6 +4,7 @@
 import type http from 'node:http';
 import type { BridgeEnv, HostSettings } from './config.ts';
 import { BridgeError } from './errors.ts';
+import { isObject } from './json.ts';
 import { scanListEnvelope } from './list-body.ts';
 import { type ResolvedToken, resolveToken } from './token.ts';
 import { VERSION } from './version.ts';
@@ -34,10 +35,6 @@ const httpsModule = (): typeof import('node:https') => process.getBuiltinModule(
 export interface HostClientOptions {
   agent?: http.Agent;
   platform?: NodeJS.Platform;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 type Body = { kind: 'empty' } | { kind: 'nonJson' } | { kind: 'json'; value: unknown };
@@ -162,23 +159,19 @@ function classify(status: number, body: Body, token: ResolvedToken): HostSuccess
     throw new BridgeError('UNAUTHORIZED', message, details);
   }
 
-  const hostFailure = () => {
-    if (error && typeof error.code === 'string' && error.code !== '') {
-      const details: Record<string, unknown> = { status };
-      if (error.details !== undefined) details.hostDetails = error.details;
-      const message = typeof error.message === 'string' ? error.message : '';
-      return new BridgeError(error.code, message, details);
-    }
-    return new BridgeError('APP_ERROR', `Host answered HTTP ${status} without an error envelope`, { status });
-  };
-
+  // §5.2 steps 4 and 5: the envelope decides, not the status. A 2xx may still carry a failure
+  // (answered as under 5b), and ok:true under any other status is a contradiction.
   if (status >= 200 && status < 300) {
     if (envelope?.ok === true) return { status, data: envelope.data ?? undefined };
-    if (envelope?.ok === false) throw hostFailure();
-    return { status, data: undefined };
-  }
-  if (envelope?.ok === true)
+    if (envelope?.ok !== false) return { status, data: undefined };
+  } else if (envelope?.ok === true)
     throw new BridgeError('APP_ERROR', `Host answered HTTP ${status} with ok:true`, { status });
-  if (envelope?.ok === false) throw hostFailure();
+
+  if (envelope?.ok === false && error && typeof error.code === 'string' && error.code !== '') {
+    const details: Record<string, unknown> = { status };
+    if (error.details !== undefined) details.hostDetails = error.details;
+    const message = typeof error.message === 'string' ? error.message : '';
+    throw new BridgeError(error.code, message, details);
+  }
   throw new BridgeError('APP_ERROR', `Host answered HTTP ${status} without an error envelope`, { status });
 }

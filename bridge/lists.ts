@@ -1,5 +1,6 @@
 // Client-side paging and the compact projection of spec §4: the host ignores limit and offset, so
 // the bridge pages whole answers and keeps assistants' context small by default.
+import { isObject } from './json.ts';
 
 export type Entity = 'task' | 'project' | 'tag';
 
@@ -25,10 +26,9 @@ const COMPACT: Record<Entity, readonly string[]> = {
 };
 
 export function compact(item: unknown, entity: Entity): unknown {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return item;
-  const source = item as Record<string, unknown>;
+  if (!isObject(item)) return item;
   const out: Record<string, unknown> = {};
-  for (const key of COMPACT[entity]) if (Object.hasOwn(source, key)) out[key] = source[key];
+  for (const key of COMPACT[entity]) if (Object.hasOwn(item, key)) out[key] = item[key];
   return out;
 }
 

@@ -7,7 +7,7 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { type CallToolResult, ListToolsRequestSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { type BridgeEnv, parseHostSettings } from './config.ts';
-import { BridgeError, toBridgeError } from './errors.ts';
+import { BridgeError, errorLine, toBridgeError } from './errors.ts';
 import { HostClient } from './host.ts';
 import { truncationNote } from './lists.ts';
 import {
@@ -118,7 +118,7 @@ export async function runMcpServer(options: McpOptions): Promise<number> {
   try {
     client = new HostClient(parseHostSettings(options.env), options.env, { agent });
   } catch (error) {
-    options.stderr(`${JSON.stringify({ error: toBridgeError(error).toJSON() })}\n`);
+    options.stderr(errorLine(error));
     return 2;
   }
   const server = createMcpServer(client);

@@ -7,7 +7,7 @@ import { parseHostSettings } from './config.ts';
 import { type FakeHost, startFakeHost } from './fake-host/server.ts';
 import { HostClient } from './host.ts';
 import { callTool } from './mcp.ts';
-import { cli, errorOf, hostEnv } from './test-support.ts';
+import { cli, errorOf, hostEnv, toolOutcome } from './test-support.ts';
 
 const TOKEN = 'tok-123';
 
@@ -26,14 +26,10 @@ for (const version of ['18.10.0', '18.17.0']) {
     async function call(name: string, args?: unknown) {
       const result = await callTool(name, args, client);
       const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-      if (result.isError) {
-        expect(result.structuredContent).toBeUndefined();
-        return {
-          error: JSON.parse(text) as { code: string; message: string; details?: Record<string, unknown> },
-        };
-      }
-      expect(JSON.parse(text)).toEqual(result.structuredContent);
-      return { data: result.structuredContent as Record<string, unknown>, content: result.content };
+      // Error results carry no structured content; success results say the same in text.
+      if (result.isError) expect(result.structuredContent).toBeUndefined();
+      else expect(JSON.parse(text)).toEqual(result.structuredContent);
+      return toolOutcome(result);
     }
 
     const sent = () =>

@@ -2,8 +2,9 @@
 // names the CLI and MCP faces use. Both faces run operations only through runOperation.
 import type { z } from 'zod';
 import { parseIsoTime } from './dates.ts';
-import { BridgeError, invalidInput, issuesFromZod } from './errors.ts';
+import { BridgeError, invalidField, invalidInput, issuesFromZod } from './errors.ts';
 import type { HostClient } from './host.ts';
+import { isObject } from './json.ts';
 import { LazyList } from './list-body.ts';
 import { type Entity, type ListPage, type ListSource, pageList } from './lists.ts';
 import * as s from './schemas.ts';
@@ -41,10 +42,6 @@ export interface Operation {
 
 const UNUSABLE = 'Host answered success without usable data';
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function asTask(data: unknown): Record<string, unknown> {
   if (isObject(data) && typeof data.id === 'string') return data;
   throw new BridgeError('APP_ERROR', UNUSABLE);
@@ -62,14 +59,10 @@ function asList(data: unknown): ListSource {
 
 const data = (value: unknown): OperationResult => ({ kind: 'data', data: value });
 
-function rejectInput(path: string, message: string, text = `${path}: ${message}`): never {
-  throw new BridgeError('INVALID_INPUT', text, { issues: [{ path, message }] });
-}
-
 /** Only the keys the caller gave, with plannedAt as epoch ms and the title trimmed (§3.3). */
 function taskBody(input: Partial<s.CreateInput>): Record<string, unknown> {
   if (input.dueDay != null && input.dueWithTime != null)
-    rejectInput('dueWithTime', 'cannot be combined with dueDay; give one of them');
+    throw invalidField('dueWithTime', 'cannot be combined with dueDay; give one of them');
   const body: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined || key === 'id') continue;
@@ -89,22 +82,31 @@ async function patchTask(client: HostClient, id: string, body: Record<string, un
   return data(asTask((await client.request({ method: 'PATCH', path: `/tasks/${id}`, body })).data));
 }
 
-async function namedList(
-  client: HostClient,
+/** GETs a list route and pages the answer on the bridge's side (§4). */
+async function listPage(
+  context: OperationContext,
   path: string,
+  query: Record<string, string>,
   input: s.ListNamedInput,
   entity: Entity,
-  context: OperationContext,
 ): Promise<OperationResult> {
-  const query: Record<string, string> = {};
-  if (input.query) query.query = input.query;
-  const all = asList((await client.requestList({ method: 'GET', path, query })).data);
+  const all = asList((await context.client.requestList({ method: 'GET', path, query })).data);
   const limit = input.limit ?? context.defaultLimit;
   return {
     kind: 'list',
     entity,
     page: pageList(all, { offset: input.offset, limit, full: input.full }, entity),
   };
+}
+
+/** Projects and tags: the host honours only `query` (§1.5). */
+function namedList(
+  context: OperationContext,
+  path: string,
+  input: s.ListNamedInput,
+  entity: Entity,
+): Promise<OperationResult> {
+  return listPage(context, path, input.query ? { query: input.query } : {}, input, entity);
 }
 
 const LIST_FLAGS = ['query', 'limit', 'offset', 'full'] as const;
@@ -186,13 +188,7 @@ export const OPERATIONS: readonly Operation[] = [
       // The host hides done tasks unless asked, and archived tasks are nearly all done (§4.2).
       if (input.includeDone ?? input.source === 'archived') query.includeDone = 'true';
       if (input.source === 'archived' || input.source === 'all') query.source = input.source;
-      const all = asList((await context.client.requestList({ method: 'GET', path: '/tasks', query })).data);
-      const limit = input.limit ?? context.defaultLimit;
-      return {
-        kind: 'list',
-        entity: 'task',
-        page: pageList(all, { offset: input.offset, limit, full: input.full }, 'task'),
-      };
+      return listPage(context, '/tasks', query, input, 'task');
     },
   },
   {
@@ -226,7 +222,10 @@ export const OPERATIONS: readonly Operation[] = [
     shape: 'task',
     async run(input: s.CreateInput, { client }) {
       if (input.parentId !== undefined && ('projectId' in input || 'tagIds' in input))
-        rejectInput('parentId', "cannot be combined with projectId or tagIds; a subtask takes its parent's");
+        throw invalidField(
+          'parentId',
+          "cannot be combined with projectId or tagIds; a subtask takes its parent's",
+        );
       const body = taskBody(input);
       return data(asTask((await client.request({ method: 'POST', path: '/tasks', body })).data));
     },
@@ -245,9 +244,9 @@ export const OPERATIONS: readonly Operation[] = [
     shape: 'task',
     async run(input: s.UpdateInput, { client }) {
       if (Object.keys(input).every((key) => key === 'id'))
-        rejectInput('id', 'Nothing to update', 'Nothing to update');
+        throw invalidField('id', 'Nothing to update', 'Nothing to update');
       if (input.projectId === null)
-        rejectInput(
+        throw invalidField(
           'projectId',
           'cannot be cleared',
           'projectId cannot be cleared; move the task to another project (e.g. INBOX_PROJECT)',
@@ -420,7 +419,7 @@ export const OPERATIONS: readonly Operation[] = [
     output: s.listOutput,
     shape: 'list',
     async run(input: s.ListNamedInput, context) {
-      return namedList(context.client, '/projects', input, 'project', context);
+      return namedList(context, '/projects', input, 'project');
     },
   },
   {
@@ -436,7 +435,7 @@ export const OPERATIONS: readonly Operation[] = [
     output: s.listOutput,
     shape: 'list',
     async run(input: s.ListNamedInput, context) {
-      return namedList(context.client, '/tags', input, 'tag', context);
+      return namedList(context, '/tags', input, 'tag');
     },
   },
 ];

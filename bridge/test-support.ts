@@ -7,8 +7,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { onTestFinished } from 'vitest';
-import { main } from './cli.ts';
+import { type CliIo, main } from './cli.ts';
 import { type BridgeEnv, readProcessEnv } from './config.ts';
 import type { FakeHost } from './fake-host/server.ts';
 
@@ -68,8 +69,12 @@ export function cli(argv: string[], env: BridgeEnv): Promise<CliRun> {
   });
 }
 
-/** main() in this process, with doctor's pause between passes set to 0. */
-export async function cliInProcess(argv: string[], env: BridgeEnv): Promise<CliRun> {
+/** main() in this process, with doctor's pause between passes set to 0 unless `io` says otherwise. */
+export async function cliInProcess(
+  argv: string[],
+  env: BridgeEnv,
+  io: Pick<CliIo, 'platform' | 'executable' | 'doctorPauseMs'> = {},
+): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
   const code = await main(argv, {
@@ -81,6 +86,7 @@ export async function cliInProcess(argv: string[], env: BridgeEnv): Promise<CliR
     },
     env,
     doctorPauseMs: 0,
+    ...io,
   });
   return { code, stdout, stderr };
 }
@@ -89,6 +95,17 @@ export async function cliInProcess(argv: string[], env: BridgeEnv): Promise<CliR
 export function errorOf(run: CliRun): { code: string; message: string; details?: Record<string, unknown> } {
   const [first = ''] = run.stderr.split('\n');
   return (JSON.parse(first) as { error: { code: string; message: string } }).error;
+}
+
+/** A tools/call result as data, or as the bridge's error value when it is an error result (§5.4). */
+export function toolOutcome(result: CallToolResult): {
+  data?: Record<string, unknown>;
+  content?: CallToolResult['content'];
+  error?: { code: string; message: string; details?: Record<string, unknown> };
+} {
+  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+  if (result.isError) return { error: JSON.parse(text) };
+  return { data: result.structuredContent, content: result.content };
 }
 
 /** Environment pointing the bridge at a fake host, with the token it wants (18.17+). */

@@ -2,7 +2,7 @@
 // is picked up without restarting an MCP server that an assistant keeps running.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { type BridgeEnv, homeOf, isUsableToken } from './config.ts';
+import { type BridgeEnv, homeOf, isUsableToken, userConfigDir } from './config.ts';
 
 export type TokenSource = 'env' | 'file' | 'none';
 
@@ -17,16 +17,12 @@ const TOKEN_FILE = 'local-rest-api-token';
 const MAX_TOKEN_FILE = 4096;
 
 export function tokenFileCandidates(env: BridgeEnv, platform: NodeJS.Platform = process.platform): string[] {
+  const own = join(userConfigDir(env, platform), 'superProductivity', TOKEN_FILE);
+  if (platform === 'win32' || platform === 'darwin') return [own];
+  // Linux: the Flatpak and Snap packages keep their settings inside their sandboxes.
   const home = homeOf(env);
-  if (platform === 'win32') {
-    const appData = env.APPDATA || join(home, 'AppData', 'Roaming');
-    return [join(appData, 'superProductivity', TOKEN_FILE)];
-  }
-  if (platform === 'darwin')
-    return [join(home, 'Library', 'Application Support', 'superProductivity', TOKEN_FILE)];
-  const config = env.XDG_CONFIG_HOME || join(home, '.config');
   return [
-    join(config, 'superProductivity', TOKEN_FILE),
+    own,
     join(
       home,
       '.var',

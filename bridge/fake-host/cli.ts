@@ -2,7 +2,7 @@
 // for trying the bridge by hand without Super Productivity.
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { startFakeHost } from './server.ts';
+import { startFakeHost, versionAtLeast } from './server.ts';
 
 const USAGE =
   'Usage: npm run fake-host -- [--port N] [--version 18.10.0|18.17.0|…] [--token T] ' +
@@ -38,8 +38,7 @@ if (!/^\d+\.\d+\.\d+$/.test(values.version))
   fail(`--version must look like 18.17.0 (got '${values.version}')`);
 
 // 18.17 and later answer only with a token; without one given, make one so the host is usable.
-const [major = 0, minor = 0] = values.version.split('.').map(Number);
-const needsToken = major > 18 || (major === 18 && minor >= 17);
+const needsToken = versionAtLeast(values.version, '18.17.0');
 const token = values.token ?? (needsToken ? randomBytes(12).toString('hex') : undefined);
 
 let host: Awaited<ReturnType<typeof startFakeHost>>;

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { formatLocalDate } from '../dates.ts';
+import { isObject } from '../json.ts';
 import {
   addId,
   type Entity,
@@ -107,7 +108,7 @@ class HostError extends Error {
   }
 }
 
-function versionAtLeast(version: string, wanted: string): boolean {
+export function versionAtLeast(version: string, wanted: string): boolean {
   const a = version.split('.').map(Number);
   const b = wanted.split('.').map(Number);
   for (let i = 0; i < 3; i++) {
@@ -117,9 +118,6 @@ function versionAtLeast(version: string, wanted: string): boolean {
   }
   return true;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -132,6 +130,33 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   });
   res.end(text);
 }
+
+function sendError(
+  res: ServerResponse,
+  status: number,
+  code: string,
+  message: string,
+  details?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const error: Record<string, unknown> = { code, message };
+  if (details !== undefined) error.details = details;
+  send(res, status, { ok: false, error }, headers);
+}
+
+/** The writable fields' types as 18.14+ checks them, with the names its error details use. */
+const FIELD_TYPES: Record<string, { test: (value: unknown) => boolean; name: string }> = {
+  title: { test: (v) => typeof v === 'string', name: 'string' },
+  notes: { test: (v) => typeof v === 'string', name: 'string' },
+  isDone: { test: (v) => typeof v === 'boolean', name: 'boolean' },
+  timeEstimate: { test: (v) => typeof v === 'number', name: 'number' },
+  timeSpent: { test: (v) => typeof v === 'number', name: 'number' },
+  plannedAt: { test: (v) => typeof v === 'number', name: 'number' },
+  projectId: { test: (v) => typeof v === 'string', name: 'string' },
+  tagIds: { test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'), name: 'Array<string>' },
+  dueDay: { test: (v) => v === null || typeof v === 'string', name: '(null | string)' },
+  dueWithTime: { test: (v) => v === null || typeof v === 'number', name: '(null | number)' },
+};
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
@@ -161,37 +186,14 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
   const sockets = new Set<Socket>();
 
   const today = () => options.today ?? formatLocalDate(now());
+  const currentTask = () => (store.currentTaskId ? (store.active.get(store.currentTaskId) ?? null) : null);
 
   // Typed validation of writable fields, as 18.14+ does it.
   function checkTypes(body: Record<string, unknown>) {
     if (!typed) return;
-    const expected: Record<string, (v: unknown) => boolean> = {
-      title: (v) => typeof v === 'string',
-      notes: (v) => typeof v === 'string',
-      isDone: (v) => typeof v === 'boolean',
-      timeEstimate: (v) => typeof v === 'number',
-      timeSpent: (v) => typeof v === 'number',
-      plannedAt: (v) => typeof v === 'number',
-      projectId: (v) => typeof v === 'string',
-      tagIds: (v) => Array.isArray(v) && v.every((x) => typeof x === 'string'),
-      dueDay: (v) => v === null || typeof v === 'string',
-      dueWithTime: (v) => v === null || typeof v === 'number',
-    };
-    const names: Record<string, string> = {
-      title: 'string',
-      notes: 'string',
-      isDone: 'boolean',
-      timeEstimate: 'number',
-      timeSpent: 'number',
-      plannedAt: 'number',
-      projectId: 'string',
-      tagIds: 'Array<string>',
-      dueDay: '(null | string)',
-      dueWithTime: '(null | number)',
-    };
-    const details = Object.keys(expected)
-      .filter((key) => key in body && !expected[key]?.(body[key]))
-      .map((key) => ({ path: `$input.${key}`, expected: names[key], value: typeOf(body[key]) }));
+    const details = Object.entries(FIELD_TYPES)
+      .filter(([key, { test }]) => key in body && !test(body[key]))
+      .map(([key, { name }]) => ({ path: `$input.${key}`, expected: name, value: typeOf(body[key]) }));
     if (details.length > 0) throw new HostError(400, 'INVALID_INPUT', 'Invalid input', details);
   }
 
@@ -234,13 +236,10 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
     {
       method: 'GET',
       pattern: /^\/status$/,
-      handle: () => {
-        const current = store.currentTaskId ? (store.active.get(store.currentTaskId) ?? null) : null;
-        return [
-          200,
-          { currentTask: current, currentTaskId: store.currentTaskId, taskCount: store.active.size },
-        ];
-      },
+      handle: () => [
+        200,
+        { currentTask: currentTask(), currentTaskId: store.currentTaskId, taskCount: store.active.size },
+      ],
     },
     {
       method: 'GET',
@@ -391,7 +390,7 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
     {
       method: 'GET',
       pattern: /^\/task-control\/current$/,
-      handle: () => [200, store.currentTaskId ? (store.active.get(store.currentTaskId) ?? null) : null],
+      handle: () => [200, currentTask()],
     },
     {
       method: 'POST',
@@ -488,9 +487,7 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
       return;
     }
     if (fault?.type === 'error') {
-      const error: Record<string, unknown> = { code: fault.code, message: fault.message };
-      if (fault.details !== undefined) error.details = fault.details;
-      send(res, fault.status, { ok: false, error });
+      sendError(res, fault.status, fault.code, fault.message, fault.details);
       return;
     }
     if (fault?.type === 'data') {
@@ -499,7 +496,7 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
     }
 
     const fail = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-      send(res, status, { ok: false, error: { code, message } }, headers);
+      sendError(res, status, code, message, undefined, headers);
     if (settings.apiDisabled) return fail(503, 'API_DISABLED', 'Local REST API is disabled');
     const host = req.headers.host ?? '';
     const hostOk = ['127.0.0.1', 'localhost'].some((name) =>
@@ -539,11 +536,8 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
         const [status, data] = handler.handle([...match], url.searchParams, body);
         return send(res, status, { ok: true, data });
       } catch (error) {
-        if (error instanceof HostError) {
-          const envelope: Record<string, unknown> = { code: error.code, message: error.message };
-          if (error.details !== undefined) envelope.details = error.details;
-          return send(res, error.status, { ok: false, error: envelope });
-        }
+        if (error instanceof HostError)
+          return sendError(res, error.status, error.code, error.message, error.details);
         return fail(500, 'INTERNAL_ERROR', 'Renderer error');
       }
     }
@@ -562,8 +556,7 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
     });
     req.on('end', () => {
       handle(req, res, Buffer.concat(chunks)).catch(() => {
-        if (!res.headersSent)
-          send(res, 500, { ok: false, error: { code: 'INTERNAL_ERROR', message: 'fake host' } });
+        if (!res.headersSent) sendError(res, 500, 'INTERNAL_ERROR', 'fake host');
       });
     });
   });
