@@ -13,7 +13,8 @@ export interface LoginThrottleSettings {
   lockSeconds: number;
 }
 
-export type ThrottleKeyName = 'email_ip' | 'ip';
+const KEY_NAMES = ['email_ip', 'ip'] as const;
+export type ThrottleKeyName = (typeof KEY_NAMES)[number];
 
 export interface ThrottleCheck {
   /** Longest remaining lock in whole seconds (≥ 1), or 0 when not locked. */
@@ -81,7 +82,7 @@ export class LoginThrottle {
       this.#store.transaction(() => {
         let longest = 0;
         const firstBlocked: ThrottleKeyName[] = [];
-        for (const name of ['email_ip', 'ip'] as const) {
+        for (const name of KEY_NAMES) {
           const row = this.#store.limiter.get(keys[name]);
           const lockUntil = row?.lockUntil ? Date.parse(row.lockUntil) : 0;
           if (!row || lockUntil <= now) continue;
@@ -108,7 +109,7 @@ export class LoginThrottle {
     return this.#guard(() =>
       this.#store.transaction(() => {
         const locked: ThrottleKeyName[] = [];
-        for (const name of ['email_ip', 'ip'] as const) {
+        for (const name of KEY_NAMES) {
           const row = this.#store.limiter.get(keys[name]);
           const windowStart = row ? Date.parse(row.windowStartedAt) : 0;
           const fresh = !row || now - windowStart >= windowSeconds * 1000;

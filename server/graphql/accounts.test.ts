@@ -259,34 +259,22 @@ describe('sign-in and sessions', () => {
 
     const secret = new TextEncoder().encode(f.ws.dashboardApi.secrets.JWT_SECRET);
     const iat = Math.floor(f.clock() / 1000);
-    const claims = { sv: 0 };
-    const good = await new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256' })
-      .setIssuer('towpath-api')
-      .setAudience('towpath-api')
-      .setSubject(f.ids.admin)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + 60)
-      .sign(secret);
+    // The admin's session as the server would sign it, but for the given version and audience.
+    const forge = (sv: number, audience = 'towpath-api') =>
+      new SignJWT({ sv })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('towpath-api')
+        .setAudience(audience)
+        .setSubject(f.ids.admin)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + 60)
+        .sign(secret);
+    const good = await forge(0);
     expect((await f.call(ME, undefined, { token: good })).data?.me).toMatchObject({ email: ADMIN_EMAIL });
-    const wrongAudience = await new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256' })
-      .setIssuer('towpath-api')
-      .setAudience('towpath-gateway')
-      .setSubject(f.ids.admin)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + 60)
-      .sign(secret);
+    const wrongAudience = await forge(0, 'towpath-gateway');
     const [header, payload] = good.split('.');
     const unsigned = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${payload}.`;
-    const staleVersion = await new SignJWT({ sv: 1 })
-      .setProtectedHeader({ alg: 'HS256' })
-      .setIssuer('towpath-api')
-      .setAudience('towpath-api')
-      .setSubject(f.ids.admin)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + 60)
-      .sign(secret);
+    const staleVersion = await forge(1);
     for (const token of [wrongAudience, unsigned, `${header}.${payload}.AAAA`, staleVersion]) {
       expect(errorCode(await f.call(ME, undefined, { token }))).toBe('UNAUTHENTICATED');
     }

@@ -4,7 +4,7 @@ import { LoginThrottle } from '../auth/limiter.ts';
 import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
 import { NO_SERVICE_ACCOUNTS, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import { SessionTokens } from '../auth/sessions.ts';
-import { type Clock, TokenHasher } from '../auth/tokens.ts';
+import { type Clock, iso, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
@@ -75,7 +75,7 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     await bootstrapAdmin(services);
     const prune = () => {
       try {
-        store.limiter.pruneExpired(new Date(clock()).toISOString());
+        store.limiter.pruneExpired(iso(clock()));
       } catch (error) {
         logger.warn({ err: error }, 'pruning the security limiter failed');
       }

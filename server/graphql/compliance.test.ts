@@ -1,23 +1,15 @@
 // GraphQL over HTTP compliance (issue 5): the `graphql-http` server audits against `/graphql` of a
 // real workstation. Every MUST passes; SHOULD and MAY results are annotated, never required.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type AuditResult, serverAudits } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 
-let root: string;
 let ws: TestWorkstation | undefined;
 
 beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'towpath-compliance-'));
-  ws = await startTestWorkstation({}, { root });
+  ws = await startTestWorkstation();
 });
-afterAll(async () => {
-  await ws?.dispose();
-  await rm(root, { recursive: true, force: true });
-});
+afterAll(() => ws?.dispose());
 
 // The audits are listed before the server starts; each asks for the URL only when it runs.
 const audits = serverAudits({

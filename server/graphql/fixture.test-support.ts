@@ -1,8 +1,5 @@
 // Shared setup for the GraphQL black-box tests: a real workstation with an admin, an editor and a
 // viewer signed in, and a service-account bearer.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ServiceAccountAuthenticator } from '../auth/principal.ts';
 import { errorCode, type GraphqlResponse, gql, testClock } from '../testing/graphql.ts';
 import {
@@ -62,23 +59,13 @@ export async function startFixture(
   options: TestWorkstationOptions = {},
 ): Promise<Fixture> {
   const clock = testClock();
-  // Usable from beforeAll (no per-test cleanup hook there): dispose removes the folder it made.
-  const root = options.root ?? (await mkdtemp(join(tmpdir(), 'towpath-gql-')));
-  const started = await startTestWorkstation(
+  const ws = await startTestWorkstation(
     { CREATE_ADMIN: 'true', ADMIN_EMAIL, ADMIN_PASSWORD: PASSWORD, ...env },
     {
       ...options,
-      root,
       dashboardApi: { clock, serviceAccounts: testServiceAccounts, ...options.dashboardApi },
     },
   );
-  const ws: TestWorkstation = {
-    ...started,
-    dispose: async () => {
-      await started.dispose();
-      if (!options.root) await rm(root, { recursive: true, force: true });
-    },
-  };
   const url = ws.urls.lan;
   const admin = await signIn(url, ADMIN_EMAIL);
   const create = async (email: string, role: string) => {

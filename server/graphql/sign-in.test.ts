@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
+import { TEST_ARGON2_COST } from '../testing/argon2.ts';
 import { errorCode } from '../testing/graphql.ts';
-import { TEST_ARGON2_COST } from '../testing/workstation.ts';
 import { type Fixture, PASSWORD, startFixture } from './fixture.test-support.ts';
 
 let f: Fixture;
@@ -15,6 +15,19 @@ afterEach(() => f?.ws.dispose());
 const AUTH = 'mutation($e: String!, $p: String!) { authUser(email: $e, password: $p) { token } }';
 const attempt = (email: string, password: string, headers?: Record<string, string>) =>
   f.call(AUTH, { e: email, p: password }, 'anonymous', headers);
+
+/** A real test-cost hasher whose `verify` goes through `spy` (which gets the real verification). */
+async function spiedHasher(
+  spy: (stored: string, password: string, verify: PasswordHasher['verify']) => Promise<boolean>,
+): Promise<PasswordHasher> {
+  const real = await createArgon2Hasher(TEST_ARGON2_COST);
+  return {
+    hash: (password) => real.hash(password),
+    verify: (stored, password) => spy(stored, password, real.verify),
+    dummyHash: real.dummyHash,
+    needsRehash: (stored) => real.needsRehash(stored),
+  };
+}
 
 async function auditActions(prefix: string) {
   const response = await f.call(
@@ -62,19 +75,13 @@ describe('login throttle', () => {
   });
 
   it('a burst of parallel attempts gets no more guesses than sequential ones', async () => {
-    const real = await createArgon2Hasher(TEST_ARGON2_COST);
     let verifications = 0;
     // A slow KDF widens the gap between the throttle check and the count that a burst could use.
-    const slow: PasswordHasher = {
-      hash: (password) => real.hash(password),
-      verify: async (stored, password) => {
-        verifications += 1;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        return real.verify(stored, password);
-      },
-      dummyHash: real.dummyHash,
-      needsRehash: (stored) => real.needsRehash(stored),
-    };
+    const slow = await spiedHasher(async (stored, password, verify) => {
+      verifications += 1;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return verify(stored, password);
+    });
     f = await startFixture({}, { dashboardApi: { passwords: slow } });
     verifications = 0;
     const answers = await Promise.all(
@@ -179,19 +186,13 @@ describe('login throttle', () => {
 
 describe('equal work for unknown emails', () => {
   it('verifies a hash with the same Argon2id parameters whether or not the email exists', async () => {
-    const real = await createArgon2Hasher(TEST_ARGON2_COST);
     const work: string[] = [];
     // Records the PHC parameters each verification ran with, i.e. the KDF work done.
     const params = (phc: string) => phc.split('$').slice(1, 4).join('$');
-    const counting: PasswordHasher = {
-      hash: (password) => real.hash(password),
-      verify: async (stored, password) => {
-        work.push(params(stored));
-        return real.verify(stored, password);
-      },
-      dummyHash: real.dummyHash,
-      needsRehash: (stored) => real.needsRehash(stored),
-    };
+    const counting = await spiedHasher(async (stored, password, verify) => {
+      work.push(params(stored));
+      return verify(stored, password);
+    });
     f = await startFixture({}, { dashboardApi: { passwords: counting } });
     work.length = 0;
     expect(errorCode(await attempt('viewer@towpath.test', 'Wr0ng-password!'))).toBe('UNAUTHENTICATED');

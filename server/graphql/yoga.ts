@@ -69,15 +69,15 @@ function yogaLogger(logger: Logger) {
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
 }
 
-/**
- * §4: resolver errors are GraphQLErrors carrying a code and pass through; anything else thrown is
- * logged in full and reaches the client only as "Unexpected error.".
- */
 // By name rather than `instanceof`: graphql can be loaded twice (ESM and CJS builds) in one process.
 function isGraphQLError(error: unknown): error is GraphQLError {
   return error instanceof Error && error.name === 'GraphQLError';
 }
 
+/**
+ * §4: resolver errors are GraphQLErrors carrying a code and pass through; anything else thrown is
+ * logged in full and reaches the client only as "Unexpected error.".
+ */
 function maskError(logger: Logger) {
   return (error: unknown): Error => {
     if (isGraphQLError(error)) {

@@ -4,6 +4,11 @@ import { invites } from '../schema.ts';
 
 export type InviteRow = typeof invites.$inferSelect;
 
+/** Not revoked, not accepted, not expired. */
+function pendingAt(nowIso: string) {
+  return and(isNull(invites.revokedAt), isNull(invites.acceptedAt), gt(invites.expiresAt, nowIso));
+}
+
 export class InvitesRepository {
   readonly #db: Db;
 
@@ -19,12 +24,12 @@ export class InvitesRepository {
     return this.#db.select().from(invites).where(eq(invites.tokenHash, tokenHash)).get();
   }
 
-  /** Not revoked, not accepted, not expired; newest first. */
+  /** Newest first. */
   pending(nowIso: string): InviteRow[] {
     return this.#db
       .select()
       .from(invites)
-      .where(and(isNull(invites.revokedAt), isNull(invites.acceptedAt), gt(invites.expiresAt, nowIso)))
+      .where(pendingAt(nowIso))
       .orderBy(desc(invites.createdAt), desc(invites.id))
       .all();
   }
@@ -34,14 +39,7 @@ export class InvitesRepository {
     return this.#db
       .update(invites)
       .set({ revokedAt: nowIso })
-      .where(
-        and(
-          eq(invites.email, email),
-          isNull(invites.revokedAt),
-          isNull(invites.acceptedAt),
-          gt(invites.expiresAt, nowIso),
-        ),
-      )
+      .where(and(eq(invites.email, email), pendingAt(nowIso)))
       .run().changes;
   }
 

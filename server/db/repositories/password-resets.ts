@@ -42,8 +42,4 @@ export class PasswordResetsRepository {
   markUsed(id: string, nowIso: string): void {
     this.#db.update(passwordResetTokens).set({ usedAt: nowIso }).where(eq(passwordResetTokens.id, id)).run();
   }
-
-  deleteForUser(userId: string): void {
-    this.#db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)).run();
-  }
 }

@@ -1,13 +1,16 @@
-import { iso, newEntityId, newSecretToken } from '../../auth/tokens.ts';
+import { iso } from '../../auth/tokens.ts';
 import type { InviteRow } from '../../db/repositories/invites.ts';
 import { type RequestContext, requireAdmin } from '../context.ts';
 import { badUserInput, forbidden, notFound } from '../errors.ts';
 import {
   checkUserLimit,
   clampHours,
-  HOUR_MS,
+  DATA_NOT_VALID,
+  EMAIL_TAKEN,
+  newOneTimeToken,
   newUserRow,
   requireStrongPassword,
+  requireUnusedEmail,
   sessionToken,
   validEmail,
 } from './accounts.ts';
@@ -76,27 +79,24 @@ export const resolvers = {
     ) => {
       const admin = requireAdmin(context);
       const { services } = context;
-      const { store, tokens, audit, clock } = services;
+      const { store, audit, clock } = services;
       const email = validEmail(args.email);
       const role = args.role;
       if (role === 'admin') throw badUserInput('Invites can grant only VIEWER or EDITOR');
       const hours = clampHours(args.expiresInHours, 72, 1, 336);
-      const token = newSecretToken();
       const now = clock();
+      const { token, stored } = newOneTimeToken(services, 'invite', now, hours);
       const { invite, revokedPrevious } = store.transaction(() => {
-        if (store.users.byEmail(email)) throw badUserInput('A user with this email already exists');
+        requireUnusedEmail(services, email, EMAIL_TAKEN);
         checkUserLimit(services);
         const revokedPrevious = store.invites.revokePendingFor(email, iso(now));
         const invite: InviteRow = {
-          id: newEntityId(now),
+          ...stored,
           email,
           role,
-          tokenHash: tokens.hash('invite', token),
-          expiresAt: iso(now + hours * HOUR_MS),
           revokedAt: null,
           acceptedAt: null,
           createdBy: admin.id,
-          createdAt: iso(now),
         };
         store.invites.insert(invite);
         return { invite, revokedPrevious };
@@ -144,13 +144,13 @@ export const resolvers = {
       };
       const found = usable();
       requireStrongPassword(args.password);
-      if (store.users.byEmail(found.email)) throw badUserInput('Data provided is not valid');
+      requireUnusedEmail(services, found.email, DATA_NOT_VALID);
       checkUserLimit(services);
       const passwordHash = await passwords.hash(args.password);
       const { user, invite } = store.transaction(() => {
         // Another request may have accepted or revoked it while the password was hashed.
         const invite = usable();
-        if (store.users.byEmail(invite.email)) throw badUserInput('Data provided is not valid');
+        requireUnusedEmail(services, invite.email, DATA_NOT_VALID);
         checkUserLimit(services);
         const user = newUserRow(services, { email: invite.email, passwordHash, role: invite.role });
         store.users.insert(user);

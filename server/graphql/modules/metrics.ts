@@ -1,5 +1,4 @@
-import type { RequestContext } from '../context.ts';
-import { requireAdmin } from '../context.ts';
+import { type RequestContext, requireAdmin } from '../context.ts';
 import { forbidden } from '../errors.ts';
 
 export const typeDefs = /* GraphQL */ `

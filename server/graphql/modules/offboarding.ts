@@ -9,8 +9,9 @@ export interface Offboarding {
 
 /**
  * §6.6, inside the caller's transaction: the successor takes over every dashboard the user owns
- * (shared ones become private and their share tokens are revoked), and the user's ACL entries go.
- * Grant and invite references fall to null and reset tokens disappear through the foreign keys.
+ * (shared ones become private and their share tokens are revoked), and the user's ACL entries go
+ * (here, not by the foreign key's cascade, so that each can be audited). When the caller then deletes
+ * the user, grant and invite references fall to null and reset tokens go through the foreign keys.
  */
 export function offboardInTransaction(
   services: ApiServices,
@@ -39,7 +40,6 @@ export function offboardInTransaction(
   }
   const aclRevoked = store.dashboards.aclOf(userId);
   for (const entry of aclRevoked) store.dashboards.deleteAcl(entry.dashboardId, userId);
-  store.passwordResets.deleteForUser(userId);
   return { reassigned, aclRevoked };
 }
 

@@ -1,9 +1,9 @@
 import { isValidEmail, normaliseEmail } from '../../auth/email.ts';
-import { iso, newEntityId, newSecretToken } from '../../auth/tokens.ts';
+import { iso } from '../../auth/tokens.ts';
 import type { PasswordResetRow } from '../../db/repositories/password-resets.ts';
 import { type ApiServices, type RequestContext, requireAdmin } from '../context.ts';
 import { forbidden, notFound } from '../errors.ts';
-import { clampHours, HOUR_MS, requireStrongPassword } from './accounts.ts';
+import { clampHours, newOneTimeToken, requireStrongPassword } from './accounts.ts';
 
 export const typeDefs = /* GraphQL */ `
   "A reset token for an admin to hand over by any channel; shown only once."
@@ -29,19 +29,10 @@ function issue(
   hours: number,
   issuedBy: string | null,
 ): { token: string; row: PasswordResetRow } {
-  const { store, tokens, clock } = services;
-  const token = newSecretToken();
+  const { store, clock } = services;
   const now = clock();
-  const row: PasswordResetRow = {
-    id: newEntityId(now),
-    userId,
-    tokenHash: tokens.hash('reset', token),
-    issuedBy,
-    expiresAt: iso(now + hours * HOUR_MS),
-    usedAt: null,
-    revokedAt: null,
-    createdAt: iso(now),
-  };
+  const { token, stored } = newOneTimeToken(services, 'reset', now, hours);
+  const row: PasswordResetRow = { ...stored, userId, issuedBy, usedAt: null, revokedAt: null };
   store.passwordResets.revokeUnused(userId, iso(now));
   store.passwordResets.insert(row);
   return { token, row };

@@ -1,10 +1,9 @@
 import type { GraphQLError } from 'graphql';
 import { LimiterUnavailable, type ThrottleKeyName } from '../../auth/limiter.ts';
 import { iso } from '../../auth/tokens.ts';
-import type { Role, UserRow } from '../../db/repositories/users.ts';
+import type { Role } from '../../db/repositories/users.ts';
 import { type ApiServices, type RequestContext, requireAdmin, requireUser } from '../context.ts';
 import {
-  badUserInput,
   forbidden,
   INVALID_CREDENTIALS,
   notFound,
@@ -14,8 +13,11 @@ import {
 } from '../errors.ts';
 import {
   checkUserLimit,
+  DATA_NOT_VALID,
+  EMAIL_TAKEN,
   newUserRow,
   requireStrongPassword,
+  requireUnusedEmail,
   sessionToken,
   toUserView,
   type UserView,
@@ -60,7 +62,6 @@ export const typeDefs = /* GraphQL */ `
 `;
 
 const LAST_ADMIN = 'At least one active admin must remain';
-const DATA_NOT_VALID = 'Data provided is not valid';
 
 function registrationClosed(mode: string): GraphQLError | null {
   if (mode === 'disabled') return forbidden('Registration is disabled');
@@ -82,7 +83,7 @@ async function registerUser(
   requireStrongPassword(args.password);
   if (!firstRun) {
     checkUserLimit(services);
-    if (store.users.byEmail(email)) throw badUserInput(DATA_NOT_VALID);
+    requireUnusedEmail(services, email, DATA_NOT_VALID);
   }
   const passwordHash = await passwords.hash(args.password);
   // Everything is checked again inside the transaction: other registrations ran during the hashing.
@@ -96,7 +97,7 @@ async function registerUser(
     const refused = registrationClosed(policy.registrationMode);
     if (refused) throw refused;
     checkUserLimit(services);
-    if (store.users.byEmail(email)) throw badUserInput(DATA_NOT_VALID);
+    requireUnusedEmail(services, email, DATA_NOT_VALID);
     const user = newUserRow(services, { email, passwordHash, role: policy.registrationDefaultRole });
     store.users.insert(user);
     return { user, firstRun: false };
@@ -241,15 +242,12 @@ async function adminCreateUser(
   const { store, passwords, audit } = services;
   const email = validEmail(args.email);
   requireStrongPassword(args.password);
-  const duplicate = () => {
-    if (store.users.byEmail(email)) throw badUserInput('A user with this email already exists');
-  };
-  duplicate();
+  requireUnusedEmail(services, email, EMAIL_TAKEN);
   checkUserLimit(services);
   const passwordHash = await passwords.hash(args.password);
   const active = args.active ?? true;
   const user = store.transaction(() => {
-    duplicate();
+    requireUnusedEmail(services, email, EMAIL_TAKEN);
     checkUserLimit(services);
     const row = newUserRow(services, { email, passwordHash, role: args.role, active });
     store.users.insert(row);
@@ -315,7 +313,7 @@ function adminDeleteUser(_: unknown, args: { _id: string }, context: RequestCont
   const { services } = context;
   const { store, audit } = services;
   const result = store.transaction(() => {
-    const target: UserRow | undefined = store.users.byId(args._id);
+    const target = store.users.byId(args._id);
     if (!target) throw notFound('User not found');
     if (target.id === admin.id) {
       throw forbidden('You cannot delete your own account here; use deleteMyUserAccount');
