@@ -1,5 +1,6 @@
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import type { Env } from '../config.ts';
-import type { ProgressStream } from './progress.ts';
+import { createProgress, type Progress, type ProgressStream } from './progress.ts';
 
 /** Where a command writes and how it learns about the process; injectable for tests. */
 export interface CliIo {
@@ -28,4 +29,35 @@ export class UsageError extends Error {
 /** An input or output file problem (missing, unreadable, not writable): exit code 2. */
 export class FileProblem extends Error {
   override name = 'FileProblem';
+}
+
+/** A command's options and positionals; a parse failure is a UsageError with parseArgs' first line. */
+export function parseCommandArgs<T extends ParseArgsOptionsConfig>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
+  }
+}
+
+/** The one positional argument a command takes; `what` names it in the error when it is missing. */
+export function onePositional(positionals: string[], what: string): string {
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0 ? `missing ${what}` : `unexpected argument '${positionals[1]}'`,
+    );
+  }
+  return positionals[0] as string;
+}
+
+/** One JSON document on one line of stdout (what --json prints). */
+export function writeJson(io: CliIo, body: unknown): void {
+  io.stdout(`${JSON.stringify(body)}\n`);
+}
+
+const NOT_A_TERMINAL: ProgressStream = { isTTY: false, write: () => {} };
+
+/** A progress bar on `io.progress`, or one that draws nothing when no person watches. */
+export function progressBar(io: CliIo, label: string, unit: string, total = 0): Progress {
+  return createProgress({ stream: io.progress ?? NOT_A_TERMINAL, label, total, unit });
 }

@@ -9,6 +9,7 @@ import { openSerialPort } from '../machine/serial-transport.ts';
 import type { FakeMarlinOptions } from '../machine/testing/fake-marlin.ts';
 import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
+import { type RecordingIo, recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, startNode } from '../testing/process.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 import type { StreamIo } from './stream.ts';
@@ -28,31 +29,10 @@ async function fakeOnPty(options: Omit<FakeMarlinOptions, 'send'> = {}) {
   return { pair, fake: onPort.fake };
 }
 
-interface TestIo extends StreamIo {
-  out: string[];
-  err: string[];
-  signal: (name: string) => void;
-}
+type TestIo = StreamIo & RecordingIo;
 
 function testIo(prompt?: (question: string) => Promise<string | null>): TestIo {
-  const out: string[] = [];
-  const err: string[] = [];
-  let handler: ((signal: string) => void) | undefined;
-  return {
-    out,
-    err,
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-    onStopSignal: (h) => {
-      handler = h;
-      return () => {
-        handler = undefined;
-      };
-    },
-    signal: (name) => handler?.(name),
-    prompt: prompt ?? null,
-    machine: { timings: { bootIdleMs: 50 } },
-  };
+  return { ...recordingIo(), prompt: prompt ?? null, machine: { timings: { bootIdleMs: 50 } } };
 }
 
 async function gcodeFile(lines: number): Promise<{ file: string; commands: string[] }> {

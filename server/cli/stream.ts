@@ -3,15 +3,22 @@
 // never restarted from line 1.
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { parseArgs } from 'node:util';
 import { MachineError } from '../../engine/errors.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { DEFAULT_BAUD_RATE } from '../../engine/machine/host.ts';
 import { type Program, ProgramError } from '../../engine/machine/program.ts';
 import type { JobOutcome } from '../../engine/machine/types.ts';
 import { loadProgram, MachineController, type MachineControllerOptions } from '../machine/controller.ts';
-import { type CliIo, type Command, FileProblem, UsageError } from './io.ts';
-import { createProgress } from './progress.ts';
+import {
+  type CliIo,
+  type Command,
+  FileProblem,
+  onePositional,
+  parseCommandArgs,
+  progressBar,
+  UsageError,
+  writeJson,
+} from './io.ts';
 
 /** CliIo plus what only streaming needs; both extras are for tests and default to the process. */
 export interface StreamIo extends CliIo {
@@ -28,8 +35,6 @@ export interface StreamSummary {
   dryRun: boolean;
   detail?: string;
 }
-
-const NOT_A_TERMINAL = { isTTY: false, write: () => {} };
 
 export const stream: Command = {
   summary: 'stream a G-code program to the machine over a serial port',
@@ -57,12 +62,7 @@ export const stream: Command = {
       ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
     };
     const machine = new MachineController({ ...io.machine, timings });
-    const progress = createProgress({
-      stream: io.progress ?? NOT_A_TERMINAL,
-      label: 'Streaming',
-      total: program.total,
-      unit: 'lines',
-    });
+    const progress = progressBar(io, 'Streaming', 'lines', program.total);
     const unsubscribe = machine.subscribe((event) => {
       if (event.type === 'progress') progress.update(event.acknowledged);
       else if (event.type === 'state' && event.state === 'ready' && event.message)
@@ -130,20 +130,8 @@ interface StreamOptions {
 }
 
 function parseOptions(args: string[]): StreamOptions {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
-  try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
-  }
-  const { values, positionals } = parsed;
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0
-        ? 'missing the G-code file to stream'
-        : `unexpected argument '${positionals[1]}'`,
-    );
-  }
+  const { values, positionals } = parseCommandArgs(args, OPTIONS);
+  const file = onePositional(positionals, 'the G-code file to stream');
   const baudRate = values.baud === undefined ? DEFAULT_BAUD_RATE : Number(values.baud);
   if (!/^\d+$/.test(values.baud ?? '1') || !Number.isSafeInteger(baudRate) || baudRate < 1) {
     throw new UsageError(`--baud must be a positive integer (got '${values.baud}')`);
@@ -160,7 +148,7 @@ function parseOptions(args: string[]): StreamOptions {
   const port = values.port?.trim() || undefined;
   if (!dryRun && port === undefined) throw new UsageError('--port is required unless --dry-run is given');
   return {
-    file: positionals[0] as string,
+    file,
     port,
     baudRate,
     idleTimeoutMs,
@@ -259,10 +247,6 @@ function terminalPrompt(): ((question: string) => Promise<string | null>) | null
       readline.close();
     }
   };
-}
-
-function writeJson(io: CliIo, body: unknown) {
-  io.stdout(`${JSON.stringify(body)}\n`);
 }
 
 function count(n: number): string {

@@ -2,6 +2,7 @@ import { copyFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../cli.ts';
+import { recordingIo } from '../testing/cli-io.ts';
 import { runNode } from '../testing/process.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 
@@ -24,18 +25,9 @@ async function expectedOf(name: string): Promise<Expected> {
 
 /** Runs the CLI in-process, capturing what it prints. */
 async function towpath(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    onStopSignal: () => () => {},
-  });
-  return { code, stdout, stderr };
+  const io = recordingIo();
+  const code = await main(argv, io);
+  return { code, stdout: io.out.join(''), stderr: io.err.join('') };
 }
 
 describe('towpath plan, validate and simulate on every reference case', () => {

@@ -1,46 +1,36 @@
 // `towpath plan | validate | simulate`: the winding engine on files. With --json each prints exactly
 // the body the winding door's matching route answers (spec/winding.md §7.1).
-import { realpathSync, statSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 import { PlanningError, SimulationError, WindFileError } from '../../engine/errors.ts';
-import type { SimulationSummary } from '../../engine/gcode/types.ts';
 import type { AxisFormat, PlanSummary } from '../../engine/plan/types.ts';
 import { readWindDefinition } from '../winding/input-file.ts';
 import { defaultOutputPath } from '../winding/output-path.ts';
-import { checkPlanInSlices, OutputError, planResponse, planToFile } from '../winding/planning.ts';
+import {
+  checkOutputTarget,
+  checkPlanInSlices,
+  OutputError,
+  planResponse,
+  planToFile,
+} from '../winding/planning.ts';
 import { simulateFile } from '../winding/simulation.ts';
-import { type CliIo, type Command, FileProblem, UsageError } from './io.ts';
-import { createProgress } from './progress.ts';
-
-const NOT_A_TERMINAL = { isTTY: false, write: () => {} };
-
-function parse<T extends ParseArgsOptionsConfig>(args: string[], options: T) {
-  try {
-    return parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0] ?? 'invalid arguments');
-  }
-}
-
-function onePath(positionals: string[], what: string): string {
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      positionals.length === 0 ? `missing ${what}` : `unexpected argument '${positionals[1]}'`,
-    );
-  }
-  return positionals[0] as string;
-}
-
-function writeJson(io: CliIo, body: unknown) {
-  io.stdout(`${JSON.stringify(body)}\n`);
-}
+import {
+  type CliIo,
+  type Command,
+  FileProblem,
+  onePositional,
+  parseCommandArgs,
+  progressBar,
+  UsageError,
+  writeJson,
+} from './io.ts';
+import type { Progress } from './progress.ts';
 
 /**
  * One line for stderr: a schema report's `{loc}` / `  {msg}` pairs become `; {loc}: {msg}`. The
  * exact multi-line text stays in the --json body (and the HTTP detail).
  */
-export function oneLine(message: string): string {
+function oneLine(message: string): string {
   const [first = '', ...rest] = message.split('\n');
   let line = first;
   for (const part of rest) line += part.startsWith('  ') ? `: ${part.trimStart()}` : `; ${part}`;
@@ -72,13 +62,13 @@ export const plan: Command = {
   summary: 'plan a .wind definition into G-code',
   usage: 'towpath plan <file.wind> [-o out.gcode] [--axis-format xab|xyz] [--verbose] [--json]',
   async run(args, io) {
-    const { values, positionals } = parse(args, {
+    const { values, positionals } = parseCommandArgs(args, {
       output: { type: 'string', short: 'o' },
       'axis-format': { type: 'string' },
       verbose: { type: 'boolean' },
       json: { type: 'boolean' },
     });
-    const input = onePath(positionals, 'the .wind file to plan');
+    const input = onePositional(positionals, 'the .wind file to plan');
     const axisFormat = values['axis-format'] ?? 'xab';
     if (axisFormat !== 'xab' && axisFormat !== 'xyz') {
       throw new UsageError(`--axis-format must be xab or xyz (got '${axisFormat}')`);
@@ -90,25 +80,18 @@ export const plan: Command = {
       async () => {
         const definition = await readWindDefinition(input);
         const output = resolve(values.output ?? defaultOutputPath(realpathSync(input)));
-        guardOutput(input, output);
-
-        const progress = createProgress({
-          stream: io.progress ?? NOT_A_TERMINAL,
-          label: 'Planning',
-          total: 0,
-          unit: 'lines',
-        });
         let summary: PlanSummary;
         try {
-          summary = await planToFile(definition, output, {
-            axisFormat: axisFormat as AxisFormat,
-            verbose: values.verbose ?? false,
-            onProgress: (lines) => progress.update(lines),
-          });
+          await checkOutputTarget(input, output);
+          summary = await withProgress(io, 'Planning', 'lines', (progress) =>
+            planToFile(definition, output, {
+              axisFormat: axisFormat as AxisFormat,
+              verbose: values.verbose ?? false,
+              onProgress: (lines) => progress.update(lines),
+            }),
+          );
         } catch (error) {
           throw error instanceof OutputError ? new FileProblem(error.message) : error;
-        } finally {
-          progress.finish();
         }
         const body = planResponse(summary, realpathSync(output));
         if (values.json) writeJson(io, body);
@@ -128,25 +111,17 @@ export const validate: Command = {
   summary: 'check a .wind definition (schema and planning) without writing G-code',
   usage: 'towpath validate <file.wind> [--json]',
   async run(args, io) {
-    const { values, positionals } = parse(args, { json: { type: 'boolean' } });
-    const input = onePath(positionals, 'the .wind file to validate');
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
+    const input = onePositional(positionals, 'the .wind file to validate');
     return withJsonErrors(
       values.json,
       io,
       (detail) => ({ status: 'error', detail }),
       async () => {
         const definition = await readWindDefinition(input);
-        const progress = createProgress({
-          stream: io.progress ?? NOT_A_TERMINAL,
-          label: 'Validating',
-          total: 0,
-          unit: 'lines',
-        });
-        try {
-          await checkPlanInSlices(definition, { onProgress: (lines) => progress.update(lines) });
-        } finally {
-          progress.finish();
-        }
+        await withProgress(io, 'Validating', 'lines', (progress) =>
+          checkPlanInSlices(definition, { onProgress: (lines) => progress.update(lines) }),
+        );
         if (values.json) writeJson(io, { status: 'ok', path: input });
         else io.stdout(`${input} is valid\n`);
         return 0;
@@ -159,25 +134,16 @@ export const simulate: Command = {
   summary: 'simulate a G-code program: time, distance and tow',
   usage: 'towpath simulate <file.gcode> [--json]',
   async run(args, io) {
-    const { values, positionals } = parse(args, { json: { type: 'boolean' } });
-    const input = onePath(positionals, 'the G-code file to simulate');
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
+    const input = onePositional(positionals, 'the G-code file to simulate');
     return withJsonErrors(
       values.json,
       io,
       (detail) => ({ detail }),
       async () => {
-        const progress = createProgress({
-          stream: io.progress ?? NOT_A_TERMINAL,
-          label: 'Simulating',
-          total: 0,
-          unit: 'bytes',
-        });
-        let summary: SimulationSummary;
-        try {
-          summary = await simulateFile(input, { onProgress: (done, size) => progress.update(done, size) });
-        } finally {
-          progress.finish();
-        }
+        const summary = await withProgress(io, 'Simulating', 'bytes', (progress) =>
+          simulateFile(input, { onProgress: (done, size) => progress.update(done, size) }),
+        );
         if (values.json) writeJson(io, summary);
         else {
           io.stdout(
@@ -191,18 +157,19 @@ export const simulate: Command = {
   },
 };
 
-/** The output rules of spec/winding.md §7.3 that apply on the command line too. */
-function guardOutput(input: string, output: string) {
-  let existing: ReturnType<typeof statSync> | undefined;
+/** Runs `work` with a progress bar (of unknown total) that is cleared however the work ends. */
+async function withProgress<T>(
+  io: CliIo,
+  label: string,
+  unit: string,
+  work: (progress: Progress) => Promise<T>,
+): Promise<T> {
+  const progress = progressBar(io, label, unit);
   try {
-    existing = statSync(output);
-  } catch {
-    return;
+    return await work(progress);
+  } finally {
+    progress.finish();
   }
-  if (realpathSync(output) === realpathSync(input)) {
-    throw new FileProblem(`Output path '${output}' would overwrite the input file`);
-  }
-  if (!existing.isFile()) throw new FileProblem(`Could not write G-code to ${output}: not a regular file`);
 }
 
 function duration(seconds: number): string {

@@ -69,7 +69,7 @@ export class Door {
   }
 }
 
-export function doorUrl({ host, port }: DoorAddress): string {
+function doorUrl({ host, port }: DoorAddress): string {
   if (host === '0.0.0.0') return `http://127.0.0.1:${port}`;
   if (host === '::') return `http://[::1]:${port}`;
   return host.includes(':') ? `http://[${host}]:${port}` : `http://${host}:${port}`;

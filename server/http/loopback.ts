@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** True for 127.0.0.0/8, ::1 and their IPv4-mapped IPv6 forms. */
-export function isLoopbackAddress(ip: string | undefined): boolean {
+function isLoopbackAddress(ip: string | undefined): boolean {
   if (!ip) return false;
   const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
   return v4.startsWith('127.') || ip === '::1';
 }
 
 /**
- * A preHandler that lets only clients on this machine through. It looks at the socket address, never
- * at forwarding headers: those are the client's to forge.
+ * A hook (onRequest or preHandler) that lets only clients on this machine through. It looks at the
+ * socket address, never at forwarding headers: those are the client's to forge.
  */
 export function loopbackOnly(allowRemote: () => boolean = () => false) {
   return async (request: FastifyRequest, reply: FastifyReply) => {

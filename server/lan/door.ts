@@ -18,7 +18,7 @@ export interface LanDoorOptions {
   machine?: { controller: MachineController; allowRemote: () => boolean; allowedRoots: string[] };
 }
 
-/** The LAN door: the renderer, its APIs and (later) GraphQL, for the Electron window and LAN browsers. */
+/** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
 export async function buildLanDoor({
   logger,
   rendererDir,

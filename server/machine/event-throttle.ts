@@ -6,7 +6,7 @@
 import { type Clock, systemClock, type TimerHandle } from '../../engine/machine/clock.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
 
-export const PROGRESS_INTERVAL_MS = 100;
+const PROGRESS_INTERVAL_MS = 100;
 
 export interface EventThrottle {
   push(event: MachineEvent): void;

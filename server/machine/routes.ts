@@ -24,18 +24,16 @@ export interface MachineRoutesOptions {
 
 const HEARTBEAT_MS = 15_000;
 
-/** The status code of an error a machine route raised, or undefined for the door's default. */
-export function machineStatusCode(error: unknown): number | undefined {
+/**
+ * The status code of an error a machine route raised, or undefined for the door's default. Unlike
+ * the winding door's toHttpError, a MachineError keeps its own message (no `Streaming failed:`).
+ */
+function machineStatusCode(error: unknown): number | undefined {
   if (error instanceof MachineStateError) return 409;
   if (error instanceof ProgramError) return 400;
   if (error instanceof MachineError) return 502;
-  if (error instanceof BodyError) return 400;
   if (error instanceof HttpError) return error.status;
   return undefined;
-}
-
-class BodyError extends Error {
-  override name = 'BodyError';
 }
 
 const connectBody = z.object({
@@ -56,7 +54,7 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const message = issue?.message.endsWith('received undefined')
     ? 'Field required'
     : (issue?.message ?? 'invalid');
-  throw new BodyError(`Invalid request body: ${field}: ${message}`);
+  throw new HttpError(400, `Invalid request body: ${field}: ${message}`);
 }
 
 export async function machineRoutes(

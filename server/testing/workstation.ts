@@ -23,8 +23,6 @@ export async function makeTempDir(prefix = 'towpath-test-'): Promise<string> {
   return dir;
 }
 
-export { TEST_ARGON2_COST };
-
 export interface TestWorkstationOptions {
   /** Reuse a folder (and so a data dir) of an earlier test workstation, e.g. to test a restart. */
   root?: string;

@@ -1,6 +1,7 @@
 // Running the planner inside the server process: in slices, so the event loop keeps answering
 // (health polls, an e-stop on the LAN door) while a long program is planned, and into a file
 // written atomically.
+import { realpath, stat } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PlanningError } from '../../engine/errors.ts';
 import { planChunks } from '../../engine/plan/index.ts';
@@ -45,6 +46,19 @@ async function drive(
       sliceStart = performance.now();
     }
   }
+}
+
+/**
+ * The output rules of spec §7.3 for a file that already exists at `output`: it must not be the
+ * input, and must be a regular file. The door and the CLI both check this before planning.
+ */
+export async function checkOutputTarget(input: string, output: string): Promise<void> {
+  const existing = await stat(output).catch(() => undefined);
+  if (!existing) return;
+  if ((await realpath(output)) === (await realpath(input))) {
+    throw new OutputError(`Output path '${output}' would overwrite the input file`);
+  }
+  if (!existing.isFile()) throw new OutputError(`Could not write G-code to ${output}: not a regular file`);
 }
 
 /** Plans into `output` atomically: a failed or interrupted plan leaves any previous file intact. */

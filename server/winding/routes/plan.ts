@@ -1,4 +1,3 @@
-import { realpath, stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { PlanSummary } from '../../../engine/plan/types.ts';
 import { readBody } from '../body.ts';
@@ -7,7 +6,7 @@ import { HttpError } from '../http-error.ts';
 import { readWindDefinition } from '../input-file.ts';
 import { defaultOutputPath } from '../output-path.ts';
 import { canonicalPath, checkRequestPath } from '../paths.ts';
-import { OutputError, planResponse, planToFile } from '../planning.ts';
+import { checkOutputTarget, OutputError, planResponse, planToFile } from '../planning.ts';
 import { PlanRequest } from '../schemas.ts';
 
 /** `POST /plan/from-file`: plans a `.wind` file into `<input>.gcode` beside it (spec §7.3). */
@@ -25,9 +24,9 @@ export async function planRoute(app: FastifyInstance, { policy, planners }: Wind
     }
     return planners.run(async () => {
       const definition = await readWindDefinition(input, body.path);
-      await checkOutput(input, output);
       let summary: PlanSummary;
       try {
+        await checkOutputTarget(input, output);
         summary = await planToFile(definition, output, {
           axisFormat: body.axis_format,
           verbose: body.verbose,
@@ -38,13 +37,4 @@ export async function planRoute(app: FastifyInstance, { policy, planners }: Wind
       return planResponse(summary, output);
     });
   });
-}
-
-async function checkOutput(input: string, output: string) {
-  const existing = await stat(output).catch(() => undefined);
-  if (!existing) return;
-  if ((await realpath(output)) === (await realpath(input))) {
-    throw new HttpError(400, `Output path '${output}' would overwrite the input file`);
-  }
-  if (!existing.isFile()) throw new HttpError(400, `Could not write G-code to ${output}: not a regular file`);
 }
