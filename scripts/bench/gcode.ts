@@ -24,13 +24,7 @@ function benchProgram(): Uint8Array {
       total += part.length;
     }
   }
-  const program = new Uint8Array(total);
-  let offset = 0;
-  for (const piece of pieces) {
-    program.set(piece, offset);
-    offset += piece.length;
-  }
-  return program;
+  return Buffer.concat(pieces, total);
 }
 
 function feed(program: Uint8Array, sink: { push(chunk: Uint8Array): void }): void {

@@ -163,20 +163,9 @@ export async function openInputFile(path: string, kind: InputKind, shown = path)
 
 /** Applies §2.1 rows 1–4 and returns the whole file. */
 export async function readInputFile(path: string, kind: InputKind, shown = path): Promise<Uint8Array> {
-  const stream = await openInputFile(path, kind, shown);
   const parts: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of stream) {
-    parts.push(chunk);
-    length += chunk.length;
-  }
-  const bytes = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
+  for await (const chunk of await openInputFile(path, kind, shown)) parts.push(chunk);
+  return Buffer.concat(parts);
 }
 
 /** Reads and parses a `.wind` file: §2.1 in full, then §2.2–2.7. */
