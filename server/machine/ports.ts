@@ -3,20 +3,9 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SerialPort } from 'serialport';
+import type { SerialPortInfo, SerialPortList } from '../../engine/machine/contract.ts';
 
-export interface SerialPortInfo {
-  path: string;
-  manufacturer?: string;
-  serialNumber?: string;
-  vendorId?: string;
-  productId?: string;
-}
-
-export interface SerialPortList {
-  ports: SerialPortInfo[];
-  /** Set when the list may be incomplete or lacks details. */
-  warning?: string;
-}
+export type { SerialPortInfo, SerialPortList } from '../../engine/machine/contract.ts';
 
 export interface PortListing {
   /** The detailed OS listing. */

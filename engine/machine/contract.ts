@@ -1,0 +1,109 @@
+// The machine API's contract: route paths, request bodies, response shapes and the state predicates
+// that the machine door, the LAN door's forwarding, the CLI and the renderer's machine panel all
+// read. One spelling of the controller's states: nothing outside this module decides from a raw
+// state string whether a job may start or the machine is busy.
+import { z } from 'zod';
+import type { MachineState, MachineStatus } from './types.ts';
+
+/** Baud rates a connect request may ask for (the hardening issue's list). */
+export const BAUD_RATES = [
+  9600, 19200, 38400, 57600, 115200, 230400, 250000, 460800, 500000, 921600, 1000000, 1500000, 2000000,
+] as const;
+
+/** Every machine route, relative to the door's origin. The machine door and the LAN door share them. */
+export const MACHINE_ROUTES = {
+  status: '/api/machine/status',
+  events: '/api/machine/events',
+  ports: '/api/machine/ports',
+  connect: '/api/machine/connect',
+  disconnect: '/api/machine/disconnect',
+  command: '/api/machine/command',
+  job: '/api/machine/job',
+  pause: '/api/machine/pause',
+  resume: '/api/machine/resume',
+  cancel: '/api/machine/cancel',
+  estop: '/api/machine/estop',
+} as const;
+
+export type MachineRoute = keyof typeof MACHINE_ROUTES;
+
+/** Routes that only read; everything else moves or controls the machine. */
+export const READ_ONLY_ROUTES: readonly MachineRoute[] = ['status', 'events', 'ports'];
+
+export const connectRequest = z.object({
+  port: z.string().trim().min(1, 'must not be empty'),
+  baudRate: z.number().int().optional(),
+});
+export type ConnectRequest = z.infer<typeof connectRequest>;
+
+export const commandRequest = z.object({ command: z.string() });
+export type CommandRequest = z.infer<typeof commandRequest>;
+
+export const jobRequest = z.union([
+  z.object({ gcode: z.string(), path: z.undefined().optional() }),
+  z.object({ path: z.string().min(1, 'must not be empty'), gcode: z.undefined().optional() }),
+]);
+export type JobRequest = z.infer<typeof jobRequest>;
+
+export interface EstopResponse {
+  /** False when no port was open to write M112 to. */
+  sent: boolean;
+  status: MachineStatus;
+}
+export interface JobStartedResponse {
+  total: number;
+  status: MachineStatus;
+}
+export interface CommandResponse {
+  responses: string[];
+}
+export interface SerialPortInfo {
+  path: string;
+  manufacturer?: string;
+  serialNumber?: string;
+  vendorId?: string;
+  productId?: string;
+}
+export interface SerialPortList {
+  ports: SerialPortInfo[];
+  /** Set when the list may be incomplete or lacks details. */
+  warning?: string;
+}
+
+/** A port is open and the controller answered. */
+export function isConnected(state: MachineState): boolean {
+  return (
+    state === 'ready' ||
+    state === 'streaming' ||
+    state === 'paused' ||
+    state === 'completed' ||
+    state === 'cancelled'
+  );
+}
+
+/** A job holds the machine: nothing else may connect, disconnect or start a job. */
+export function isBusy(state: MachineState): boolean {
+  return state === 'streaming' || state === 'paused' || state === 'connecting';
+}
+
+/** A new job may start on the open connection. */
+export function mayStartJob(state: MachineState): boolean {
+  return state === 'ready' || state === 'completed' || state === 'cancelled';
+}
+
+export function mayPause(state: MachineState): boolean {
+  return state === 'streaming';
+}
+
+export function mayResume(state: MachineState): boolean {
+  return state === 'paused';
+}
+
+export function mayCancel(state: MachineState): boolean {
+  return state === 'streaming' || state === 'paused';
+}
+
+/** An e-stop has a port to write M112 to. */
+export function mayEmergencyStop(state: MachineState): boolean {
+  return isConnected(state);
+}
