@@ -1,11 +1,13 @@
 // The one place that reads the environment. Everything else receives a typed `Config`.
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { INVALID_EMAIL, isValidEmail, normaliseEmail } from './auth/email.ts';
 import { isStrongPassword, WEAK_PASSWORD } from './auth/password-policy.ts';
 
-export type Env = Readonly<Record<string, string | undefined>>;
+import { defaultDataDir, type Env, hostPlatform, type Platform } from './data-dir-default.ts';
+
+export { defaultDataDir, type Env, type Platform };
 
 /** A configuration problem the user can fix; its message is one clear line. */
 export class ConfigError extends Error {
@@ -50,6 +52,7 @@ const envSchema = z.object({
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   MACHINE_REMOTE_CONTROL: flag('MACHINE_REMOTE_CONTROL').default(false),
+  MACHINE_PORT: port('MACHINE_PORT').default(8002),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -109,18 +112,13 @@ export interface Config {
   logLevel: LogLevel;
   /** Machine-control routes on the LAN door answer non-loopback clients only when true. */
   machineRemoteControl: boolean;
+  /** The machine process's door: always on loopback; port 0 = any free port. */
+  machine: { host: '127.0.0.1'; port: number };
   /** The dashboard API (GraphQL) settings. */
   api: ApiConfig;
   /** Values that were clamped into range; start-up logs each as a warning. */
   warnings: string[];
 }
-
-export interface Platform {
-  platform: NodeJS.Platform;
-  home: string;
-}
-
-const hostPlatform: Platform = { platform: process.platform, home: homedir() };
 
 /** Default folder of shipped files: `resources` at the repository root. */
 export const DEFAULT_RESOURCES_DIR = join(import.meta.dirname, '..', 'resources');
@@ -141,13 +139,6 @@ function allowedRoots(value: string | undefined, { platform, home }: Platform): 
     .filter((entry) => entry.length > 0)
     .map((entry) => resolve(entry));
   return roots.length > 0 ? roots : [home, tmpdir()];
-}
-
-/** The OS user-data folder for `towpath` (dashboard spec §18). */
-export function defaultDataDir(env: Env, { platform, home }: Platform = hostPlatform): string {
-  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'towpath');
-  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'towpath');
-  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'towpath');
 }
 
 /**
@@ -180,6 +171,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     resourcesDir: DEFAULT_RESOURCES_DIR,
     logLevel: e.LOG_LEVEL,
     machineRemoteControl: e.MACHINE_REMOTE_CONTROL,
+    machine: { host: '127.0.0.1', port: e.MACHINE_PORT },
     ...loadApiConfig(env),
   };
 }

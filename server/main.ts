@@ -1,10 +1,12 @@
+import type { HostTimings } from '../engine/machine/host.ts';
+import { resolvePrincipal } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import { openDataDir } from './data-dir.ts';
 import { type DashboardApi, type DashboardApiOptions, openDashboardApi } from './graphql/api.ts';
 import { Door } from './http/door.ts';
 import { buildLanDoor } from './lan/door.ts';
 import { createLogger, type Logger } from './log.ts';
-import { MachineController, type MachineControllerOptions } from './machine/controller.ts';
+import { MachineLink } from './machine/supervisor.ts';
 import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
 
@@ -13,6 +15,8 @@ export interface WorkstationUrls {
   lan: string;
   /** The winding door (loopback by default). */
   winding: string;
+  /** The machine process's door (always loopback); changes only if it is restarted on port 0. */
+  readonly machine: string;
 }
 
 export interface Workstation {
@@ -22,8 +26,8 @@ export interface Workstation {
   logger: Logger;
   /** The dashboard GraphQL API on the LAN door (database, services). */
   dashboardApi: DashboardApi;
-  /** The one machine controller of this process (serial port, job, e-stop). */
-  machine: MachineController;
+  /** The link to the machine process (the one serial port, job and e-stop of the data dir). */
+  machine: MachineLink;
   /** Stops both doors; safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -32,8 +36,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Test hooks for the dashboard API: an injected clock, a cheaper Argon2id cost, a hasher. */
   dashboardApi?: Pick<DashboardApiOptions, 'clock' | 'argon2Cost' | 'passwords' | 'serviceAccounts'>;
-  /** Test hooks for the machine controller: shorter protocol timings, an injected port opener. */
-  machine?: Omit<MachineControllerOptions, 'logger'>;
+  /** Test hooks for a machine process this core starts: shorter protocol timings. */
+  machine?: { timings?: Partial<HostTimings> };
 }
 
 /**
@@ -53,7 +57,23 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     logger,
   });
 
-  const machine = new MachineController({ ...options.machine, logger });
+  let lanOrigins: string[] = [];
+  const machine = new MachineLink({
+    dataDir,
+    logger,
+    settings: {
+      port: config.machine.port,
+      remoteControl: config.machineRemoteControl,
+      allowedRoots: config.winding.allowedRoots,
+      logLevel: config.logLevel,
+    },
+    ...(options.machine?.timings ? { timings: options.machine.timings } : {}),
+    origins: () => lanOrigins,
+  });
+  // Found or started while the doors start; attached once the LAN door's origins are known.
+  const located = machine.locate();
+  located.catch(() => {});
+  const { services } = dashboardApi;
 
   const winding = new Door('winding', config.winding, () =>
     buildWindingDoor({
@@ -71,9 +91,16 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       winding,
       graphql: dashboardApi.register,
       machine: {
-        controller: machine,
+        machineUrl: () => machine.url,
         allowRemote: () => config.machineRemoteControl,
-        allowedRoots: config.winding.allowedRoots,
+        isSignedIn: async (authorization) =>
+          (
+            await resolvePrincipal(authorization, {
+              sessions: services.sessions,
+              store: services.store,
+              serviceAccounts: async () => null,
+            })
+          ).principal.kind === 'user',
       },
     }),
   );
@@ -81,28 +108,42 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   try {
     await winding.start();
   } catch (error) {
+    await located.then(() => machine.stop()).catch(() => {});
     dashboardApi.close();
     throw error;
   }
   try {
     await lan.start();
+    const port = new URL(lan.url).port;
+    lanOrigins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
+    await located;
+    await machine.attach();
   } catch (error) {
-    await winding.stop();
+    await Promise.allSettled([lan.stop(), winding.stop(), machine.stop()]);
     dashboardApi.close();
     throw error;
   }
 
-  const urls = { lan: lan.url, winding: winding.url };
-  logger.info({ version: VERSION, urls, dataDir }, `Towpath ${VERSION} is running at ${urls.lan}/`);
+  const urls: WorkstationUrls = {
+    lan: lan.url,
+    winding: winding.url,
+    get machine() {
+      return machine.url;
+    },
+  };
+  logger.info(
+    { version: VERSION, urls: { ...urls, machine: urls.machine }, dataDir },
+    `Towpath ${VERSION} is running at ${urls.lan}/`,
+  );
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       await Promise.allSettled([lan.stop(), winding.stop()]);
-      // A running job stops at the next line boundary rather than mid-line.
+      // Detaches: a running job goes on in the machine process; an idle one exits.
       await machine
-        .close()
-        .catch((error: unknown) => logger.warn({ err: error }, 'machine did not close cleanly'));
+        .stop()
+        .catch((error: unknown) => logger.warn({ err: error }, 'machine link did not close cleanly'));
       dashboardApi.close();
       logger.info('Towpath stopped');
     })();

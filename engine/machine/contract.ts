@@ -3,32 +3,43 @@
 // read. One spelling of the controller's states: nothing outside this module decides from a raw
 // state string whether a job may start or the machine is busy.
 import { z } from 'zod';
+import type { MACHINE_ROUTES } from './door.ts';
 import type { MachineState, MachineStatus } from './types.ts';
+
+export * from './door.ts';
 
 /** Baud rates a connect request may ask for (the hardening issue's list). */
 export const BAUD_RATES = [
   9600, 19200, 38400, 57600, 115200, 230400, 250000, 460800, 500000, 921600, 1000000, 1500000, 2000000,
 ] as const;
 
-/** Every machine route, relative to the door's origin. The machine door and the LAN door share them. */
-export const MACHINE_ROUTES = {
-  status: '/api/machine/status',
-  events: '/api/machine/events',
-  ports: '/api/machine/ports',
-  connect: '/api/machine/connect',
-  disconnect: '/api/machine/disconnect',
-  command: '/api/machine/command',
-  job: '/api/machine/job',
-  pause: '/api/machine/pause',
-  resume: '/api/machine/resume',
-  cancel: '/api/machine/cancel',
-  estop: '/api/machine/estop',
-} as const;
-
 export type MachineRoute = keyof typeof MACHINE_ROUTES;
 
 /** Routes that only read; everything else moves or controls the machine. */
 export const READ_ONLY_ROUTES: readonly MachineRoute[] = ['status', 'events', 'ports'];
+
+/** What a signed-in LAN user may read through the LAN door (control stays on the workstation). */
+export const LAN_READABLE_ROUTES: readonly MachineRoute[] = ['status', 'events'];
+
+/** HTTP method of each route. */
+export function methodOf(route: MachineRoute): 'GET' | 'POST' {
+  return READ_ONLY_ROUTES.includes(route) ? 'GET' : 'POST';
+}
+
+export const streamRequest = z.object({
+  gcode: z.string(),
+  port: z.string().trim().min(1, 'must not be empty'),
+  baudRate: z.number().int().optional(),
+});
+export type StreamRequest = z.infer<typeof streamRequest>;
+
+export interface StreamResponse {
+  status: 'completed' | 'cancelled' | 'error';
+  acknowledged: number;
+  total: number;
+  elapsed_s: number;
+  detail?: string;
+}
 
 export const connectRequest = z.object({
   port: z.string().trim().min(1, 'must not be empty'),

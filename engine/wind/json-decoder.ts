@@ -68,7 +68,8 @@ function hexValue(c: number): number {
   return -1;
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = {
+/** JSON's one-letter escapes (RFC 8259 §7); the machine door's streaming body decoder shares them. */
+export const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   '\\': '\\',
   '/': '/',

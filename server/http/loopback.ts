@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** True for 127.0.0.0/8, ::1 and their IPv4-mapped IPv6 forms. */
-function isLoopbackAddress(ip: string | undefined): boolean {
+export function isLoopbackAddress(ip: string | undefined): boolean {
   if (!ip) return false;
   const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
   return v4.startsWith('127.') || ip === '::1';

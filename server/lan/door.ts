@@ -3,8 +3,7 @@ import { createHttpApp } from '../http/app.ts';
 import type { Door } from '../http/door.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
-import type { MachineController } from '../machine/controller.ts';
-import { machineRoutes } from '../machine/routes.ts';
+import { type MachineForwardOptions, machineForwardRoutes } from '../machine/forward.ts';
 import { doorsRoutes } from './doors.ts';
 import { serveRenderer } from './renderer.ts';
 
@@ -14,8 +13,8 @@ export interface LanDoorOptions {
   winding: Door;
   /** Mounts the dashboard GraphQL API (`/graphql`, `/health`) when given. */
   graphql?: (app: FastifyInstance) => Promise<void>;
-  /** Mounts /api/machine/* for the renderer's machine panel when given. */
-  machine?: { controller: MachineController; allowRemote: () => boolean; allowedRoots: string[] };
+  /** Mounts /api/machine/* (forwarded to the machine process) for the renderer when given. */
+  machine?: MachineForwardOptions;
 }
 
 /** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
@@ -30,12 +29,7 @@ export async function buildLanDoor({
   await app.register(healthRoute);
   await app.register(doorsRoutes, { winding });
   if (graphql) await graphql(app);
-  if (machine)
-    await app.register(machineRoutes, {
-      machine: machine.controller,
-      allowRemote: machine.allowRemote,
-      allowedRoots: machine.allowedRoots,
-    });
+  if (machine) await app.register(machineForwardRoutes, machine);
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });
   return app;

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ProgramError } from '../../engine/machine/program.ts';
 import { makeTempDir, startTestWorkstation } from '../testing/workstation.ts';
 import { loadProgram, MachineController } from './controller.ts';
+import { MachineLink } from './supervisor.ts';
 
 describe('machine controller', () => {
   it('dry-runs a program without opening any port', async () => {
@@ -44,10 +45,10 @@ describe('machine controller', () => {
     );
   });
 
-  it('is one per workstation, reachable on the LAN door and closed on stop', async () => {
+  it('is one per workstation (in its machine process), reachable on the LAN door', async () => {
     const ws = await startTestWorkstation();
     try {
-      expect(ws.machine).toBeInstanceOf(MachineController);
+      expect(ws.machine).toBeInstanceOf(MachineLink);
       const response = await fetch(`${ws.urls.lan}/api/machine/status`);
       expect(response.status).toBe(200);
       expect(await response.json()).toMatchObject({ state: 'idle', port: null, job: null });

@@ -22,8 +22,11 @@ export interface MachineControllerOptions {
   listPorts?: () => Promise<SerialPortList>;
 }
 
-/** A job's program: G-code text, or an absolute path to a G-code file (`shown` in messages). */
-export type JobSource = { gcode: string } | { path: string; shown?: string };
+/**
+ * A job's program: G-code text, or an absolute path to a G-code file (`shown` in messages; read as
+ * Latin-1 unless `encoding` says otherwise, as for a job body spooled to a file).
+ */
+export type JobSource = { gcode: string } | { path: string; shown?: string; encoding?: BufferEncoding };
 
 export interface DryRunResult {
   commands_streamed: number;
@@ -37,6 +40,8 @@ export class MachineController {
   private readonly listPortsImpl: () => Promise<SerialPortList>;
   /** Held by stream() from the request to the end of its job, connect phase included. */
   private reserved = false;
+  /** `seq` of the last event: answers carry it so a watcher can order them among the events. */
+  lastSeq = 0;
 
   constructor(options: MachineControllerOptions = {}) {
     this.host = new MarlinHost({
@@ -46,7 +51,10 @@ export class MachineController {
     });
     this.logger = options.logger?.child({ part: 'machine' });
     this.listPortsImpl = options.listPorts ?? (() => listSerialPorts());
-    this.host.subscribe((event) => this.log(event));
+    this.host.subscribe((event) => {
+      this.lastSeq = event.seq;
+      this.log(event);
+    });
   }
 
   status(): MachineStatus {
@@ -180,7 +188,7 @@ export async function loadProgram(source: JobSource): Promise<Program> {
   try {
     // Latin-1 keeps one character per byte, so a non-ASCII byte in a command is refused by §6.1
     // and one in a comment is harmless.
-    text = await readFile(path, 'latin1');
+    text = await readFile(path, source.encoding ?? 'latin1');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ProgramError(`No file found at ${shown}`);

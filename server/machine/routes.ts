@@ -1,18 +1,42 @@
-// /api/machine/* on the LAN door: the renderer's machine panel. Every route moves or watches the
-// machine, so all of them accept only clients on the workstation unless MACHINE_REMOTE_CONTROL=1.
-// A job from a file path obeys the winding door's allowed roots (WINDING_ALLOWED_ROOTS): with
-// remote control on, a LAN client must not be able to read, or wind, any file the app can open.
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
+// /api/machine/* on the machine door (the machine process's own loopback listener): the one machine
+// controller's API. The LAN door forwards the same paths here (forward.ts). Every route moves or
+// watches the machine, so all of them accept only clients on the workstation unless
+// MACHINE_REMOTE_CONTROL=1. A job from a file path obeys the winding door's allowed roots
+// (WINDING_ALLOWED_ROOTS): with remote control on, a LAN client must not be able to read, or wind,
+// any file the app can open. Job bodies are decoded as they arrive into a temporary file
+// (json-spool.ts): this event loop must stay free for the e-stop.
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { MachineError } from '../../engine/errors.ts';
+import {
+  CORE_ORIGINS_HEADER,
+  CORE_PID_HEADER,
+  commandRequest,
+  connectRequest,
+  EVENT_SEQ_HEADER,
+  jobRequest,
+  MACHINE_ROUTES,
+  type StreamResponse,
+  streamRequest,
+} from '../../engine/machine/contract.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
 import { loopbackOnly } from '../http/loopback.ts';
+import { openSse } from '../http/sse.ts';
 import { HttpError } from '../winding/http-error.ts';
 import { checkRequestPath, createPathPolicy } from '../winding/paths.ts';
-import type { MachineController } from './controller.ts';
+import { loadProgram, type MachineController } from './controller.ts';
 import { throttleProgress } from './event-throttle.ts';
+import { type SpooledBody, spoolJsonBody } from './json-spool.ts';
+
+/** Largest job body (G-code sent by content); it goes to a temporary file, not into memory. */
+export const JOB_BODY_LIMIT_BYTES = 512 * 1024 * 1024;
+
+/** A core's events stream: it stays attached while the stream is open. */
+export interface CoreAttachments {
+  attach(pid: number, origins: string[]): () => void;
+}
 
 export interface MachineRoutesOptions {
   machine: MachineController;
@@ -20,9 +44,9 @@ export interface MachineRoutesOptions {
   allowRemote: () => boolean;
   /** WINDING_ALLOWED_ROOTS as configured: where `path` jobs may come from. */
   allowedRoots: string[];
+  /** The machine process's record of attached cores; absent in a plain test app. */
+  attachments?: CoreAttachments;
 }
-
-const HEARTBEAT_MS = 15_000;
 
 /**
  * The status code of an error a machine route raised, or undefined for the door's default. Unlike
@@ -36,16 +60,6 @@ function machineStatusCode(error: unknown): number | undefined {
   return undefined;
 }
 
-const connectBody = z.object({
-  port: z.string().trim().min(1, 'must not be empty'),
-  baudRate: z.number().int().min(1).optional(),
-});
-const commandBody = z.object({ command: z.string() });
-const jobBody = z.union([
-  z.object({ gcode: z.string(), path: z.undefined().optional() }),
-  z.object({ path: z.string().min(1, 'must not be empty'), gcode: z.undefined().optional() }),
-]);
-
 function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
@@ -57,13 +71,39 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   throw new HttpError(400, `Invalid request body: ${field}: ${message}`);
 }
 
+/** The decoded body of a request: small fields, and `gcode` spooled to a file when sent. */
+function spooledOf(request: FastifyRequest): SpooledBody | undefined {
+  const body = request.body as SpooledBody | undefined;
+  return body && typeof body === 'object' && 'fields' in body ? body : undefined;
+}
+
+/** Validates the body with `gcode` standing in as a string, without ever reading it into memory. */
+function checkSpooled<T>(schema: z.ZodType<T>, body: SpooledBody | undefined): T {
+  const fields = body?.fields ?? {};
+  return parseBody(schema, body?.spooled ? { ...fields, gcode: '' } : fields);
+}
+
 export async function machineRoutes(
   app: FastifyInstance,
-  { machine, allowRemote, allowedRoots }: MachineRoutesOptions,
+  { machine, allowRemote, allowedRoots, attachments }: MachineRoutesOptions,
 ) {
   const policy = await createPathPolicy(allowedRoots);
   // Before the body is read: a LAN client gets 403 whatever it sends.
   app.addHook('onRequest', loopbackOnly(allowRemote));
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header(EVENT_SEQ_HEADER, String(machine.lastSeq));
+  });
+  // Every JSON body is decoded as a stream; only `gcode` may be large, and it never becomes a string.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    async (_request: FastifyRequest, payload: AsyncIterable<Buffer>) =>
+      spoolJsonBody(payload, { spoolField: 'gcode', limitBytes: JOB_BODY_LIMIT_BYTES }),
+  );
+  // A temporary file never outlives its request, whatever the route did with it.
+  app.addHook('onResponse', async (request) => {
+    await spooledOf(request)?.discard();
+  });
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = machineStatusCode(error);
     if (status === undefined) throw error;
@@ -73,7 +113,7 @@ export async function machineRoutes(
   // Answered as soon as the client is known to be local, before the body is parsed: nothing, not
   // even an empty body sent as JSON, may stand between the request and M112.
   app.post(
-    '/api/machine/estop',
+    MACHINE_ROUTES.estop,
     {
       onRequest: async (_request, reply) => {
         const sent = machine.emergencyStop();
@@ -83,71 +123,77 @@ export async function machineRoutes(
     async () => ({ sent: false, status: machine.status() }),
   );
 
-  app.get('/api/machine/status', async () => machine.status());
-  app.get('/api/machine/ports', async () => machine.listPorts());
+  app.get(MACHINE_ROUTES.status, async () => machine.status());
+  app.get(MACHINE_ROUTES.ports, async () => machine.listPorts());
 
-  app.post('/api/machine/connect', async (request) => {
-    const { port, baudRate } = parseBody(connectBody, request.body);
+  app.post(MACHINE_ROUTES.connect, async (request) => {
+    const { port, baudRate } = parseBody(connectRequest, spooledOf(request)?.fields);
+    if (baudRate !== undefined && baudRate < 1)
+      throw new HttpError(400, 'Invalid request body: baudRate: must be a positive integer');
     return machine.connect(port, baudRate);
   });
-  app.post('/api/machine/disconnect', async () => machine.disconnect());
+  app.post(MACHINE_ROUTES.disconnect, async () => machine.disconnect());
 
-  app.post('/api/machine/command', async (request) => {
-    const { command } = parseBody(commandBody, request.body);
+  app.post(MACHINE_ROUTES.command, async (request) => {
+    const { command } = parseBody(commandRequest, spooledOf(request)?.fields);
     return { responses: await machine.send(command) };
   });
 
-  app.post('/api/machine/job', async (request, reply) => {
-    const body = parseBody(jobBody, request.body);
-    const source =
-      body.gcode !== undefined
-        ? { gcode: body.gcode }
-        : { path: await checkRequestPath(body.path as string, policy), shown: body.path as string };
+  app.post(MACHINE_ROUTES.job, async (request, reply) => {
+    const body = spooledOf(request);
+    const parsed = checkSpooled(jobRequest, body);
+    const source = body?.spooled
+      ? { path: body.spooled.path, shown: 'the job body', encoding: 'utf8' as const }
+      : { path: await checkRequestPath(parsed.path as string, policy), shown: parsed.path as string };
     const { total } = await machine.startJob(source);
     return reply.code(202).send({ total, status: machine.status() });
   });
 
-  app.post('/api/machine/pause', async () => machine.pause());
-  app.post('/api/machine/resume', async () => machine.resume());
-  app.post('/api/machine/cancel', async () => machine.cancel());
+  app.post(MACHINE_ROUTES.stream, async (request): Promise<StreamResponse> => {
+    const body = spooledOf(request);
+    const { port, baudRate } = checkSpooled(streamRequest, body);
+    const spooled = body?.spooled as { path: string };
+    const program = await loadProgram({ path: spooled.path, shown: 'the job body', encoding: 'utf8' });
+    await body?.discard();
+    // The job is not aborted if the client leaves: it ends as it would have.
+    const outcome = await machine.stream(program, port, baudRate);
+    return {
+      status: outcome.status,
+      acknowledged: outcome.acknowledged,
+      total: outcome.total,
+      elapsed_s: outcome.elapsed_s,
+      ...(outcome.error ? { detail: outcome.error.message } : {}),
+    };
+  });
 
-  app.get('/api/machine/events', (request, reply) => {
-    const cleanup = streamEvents(machine, reply);
-    request.raw.once('close', cleanup);
-  });
-}
+  app.post(MACHINE_ROUTES.pause, async () => machine.pause());
+  app.post(MACHINE_ROUTES.resume, async () => machine.resume());
+  app.post(MACHINE_ROUTES.cancel, async () => machine.cancel());
 
-/**
- * Server-sent events: the status first, then every event with its `seq` as the id. Returns the
- * function that ends the subscription (safe to call more than once).
- */
-function streamEvents(machine: MachineController, reply: FastifyReply): () => void {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
+  app.get(MACHINE_ROUTES.events, (request, reply) => {
+    const pid = Number(request.headers[CORE_PID_HEADER]);
+    const origins = String(request.headers[CORE_ORIGINS_HEADER] ?? '')
+      .split(',')
+      .map((origin) => origin.trim())
+      .filter(Boolean);
+    let detach = () => {};
+    const stream = openSse(reply, {
+      onClose: () => {
+        throttle.stop();
+        unsubscribe();
+        detach();
+      },
+    });
+    // The status first, then every event with its `seq` as the id; after each change of state the
+    // whole status again (port, controller, job), under the same id, so a watcher never has to
+    // rebuild it from events.
+    stream.send('status', machine.status(), machine.lastSeq);
+    const throttle = throttleProgress((event: MachineEvent) => {
+      const { type, ...data } = event;
+      stream.send(type, data, event.seq);
+      if (type === 'state') stream.send('status', machine.status(), event.seq);
+    });
+    const unsubscribe = machine.subscribe((event) => throttle.push(event));
+    if (attachments && Number.isSafeInteger(pid) && pid > 0) detach = attachments.attach(pid, origins);
   });
-  const write = (name: string, data: unknown, id?: number) => {
-    if (raw.writableEnded || raw.destroyed) return;
-    raw.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
-  };
-  write('status', machine.status());
-  const throttle = throttleProgress((event: MachineEvent) => {
-    const { type, ...data } = event;
-    write(type, data, event.seq);
-  });
-  const unsubscribe = machine.subscribe((event) => throttle.push(event));
-  const heartbeat = setInterval(() => {
-    if (!raw.writableEnded && !raw.destroyed) raw.write(': keep-alive\n\n');
-  }, HEARTBEAT_MS);
-  const cleanup = () => {
-    clearInterval(heartbeat);
-    throttle.stop();
-    unsubscribe();
-  };
-  raw.once('close', cleanup);
-  return cleanup;
 }

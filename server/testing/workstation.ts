@@ -45,6 +45,7 @@ export async function startTestWorkstation(
     HOST: '127.0.0.1',
     PORT: '0',
     WINDING_PORT: '0',
+    MACHINE_PORT: '0',
     TOWPATH_DATA_DIR: join(root, 'data'),
     ...env,
   });

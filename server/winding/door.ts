@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from '../http/app.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
-import type { MachineController } from '../machine/controller.ts';
+import type { MachineLink } from '../machine/supervisor.ts';
 import { acceptRawBodies } from './body.ts';
 import type { WindingContext } from './context.ts';
 import { prepareExamples } from './examples.ts';
@@ -22,8 +22,8 @@ export interface WindingDoorOptions {
   resourcesDir: string;
   /** WINDING_ALLOWED_ROOTS as configured (canonicalised here, at each start). */
   allowedRoots: string[];
-  /** The process's one machine controller, for live `/stream/` runs. */
-  machine: MachineController;
+  /** The machine process (through the core's link to it), for live `/stream/` runs. */
+  machine: Pick<MachineLink, 'stream'>;
 }
 
 /** Every method fastify routes; a known path answers the ones it does not serve with 405. */

@@ -1,0 +1,55 @@
+// The machine door's addresses, headers and files: plain constants with no imports, so the
+// smallest entry points (`towpath estop`, the desktop app's e-stop) can read them without loading
+// zod or anything else. contract.ts re-exports all of it.
+
+/** Every machine route, relative to the door's origin. The machine door and the LAN door share them. */
+export const MACHINE_ROUTES = {
+  status: '/api/machine/status',
+  events: '/api/machine/events',
+  ports: '/api/machine/ports',
+  connect: '/api/machine/connect',
+  disconnect: '/api/machine/disconnect',
+  command: '/api/machine/command',
+  job: '/api/machine/job',
+  pause: '/api/machine/pause',
+  resume: '/api/machine/resume',
+  cancel: '/api/machine/cancel',
+  estop: '/api/machine/estop',
+  /**
+   * A whole job in one request, answered when it ends: connects first if needed and disconnects
+   * afterwards (the winding door's `/stream/` and `towpath stream` against a running workstation).
+   */
+  stream: '/api/machine/stream',
+} as const;
+
+/**
+ * LAN door only: where a client on the workstation finds the machine door (the renderer's e-stop
+ * goes there directly, so it never waits on the core). `{url: null}` to anyone else.
+ */
+export const MACHINE_DOOR_INFO_ROUTE = '/api/machine/door';
+export interface MachineDoorInfo {
+  url: string | null;
+}
+
+/** The machine process's own routes for the cores attached to it (not forwarded). */
+export const MACHINE_PROCESS_ROUTES = {
+  /** A core leaving on purpose: the machine process exits now if idle and no other core remains. */
+  release: '/machine/release',
+} as const;
+
+/**
+ * Sent by a core on its events stream: its pid (the stream is its attachment; the machine process
+ * exits when no core has been attached and no job has run for a while) and the loopback origins of
+ * its LAN door, which the machine door then allows with CORS.
+ */
+export const CORE_PID_HEADER = 'x-towpath-core';
+export const CORE_ORIGINS_HEADER = 'x-towpath-core-origins';
+/** On every machine-door answer: the sequence number of the last event before it was made. */
+export const EVENT_SEQ_HEADER = 'x-machine-seq';
+
+/** `<data dir>/machine.json`, mode 0600: where the running machine process listens. */
+export const MACHINE_FILE = 'machine.json';
+export interface MachineFile {
+  pid: number;
+  url: string;
+}

@@ -1,0 +1,27 @@
+// Where the data dir is when TOWPATH_DATA_DIR does not say: part of the configuration (config.ts
+// uses it), kept free of zod and everything else so that `towpath estop` starts in a few
+// milliseconds.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface Platform {
+  platform: NodeJS.Platform;
+  home: string;
+}
+
+export const hostPlatform: Platform = { platform: process.platform, home: homedir() };
+
+/** The OS user-data folder for `towpath` (dashboard spec §18). */
+export function defaultDataDir(env: Env, { platform, home }: Platform = hostPlatform): string {
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'towpath');
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'towpath');
+  return join(env.XDG_DATA_HOME || join(home, '.local', 'share'), 'towpath');
+}
+
+/** The data dir as loadConfig would choose it (TOWPATH_DATA_DIR, else the OS default). */
+export function dataDirOf(env: Env, platform: Platform = hostPlatform): string {
+  const configured = env.TOWPATH_DATA_DIR?.trim();
+  return resolve(configured ? configured : defaultDataDir(env, platform));
+}

@@ -1,0 +1,101 @@
+// /api/machine/* on the LAN door: the renderer's and LAN viewers' one address for the machine,
+// forwarded byte for byte to the machine door (bodies and server-sent events stream through; a job
+// body is never parsed here). The route table is the contract's MACHINE_ROUTES. Who may do what is
+// decided here, before anything is read or forwarded:
+// - control (everything but status and events): clients on the workstation, or anyone with
+//   MACHINE_REMOTE_CONTROL=1; others get 403;
+// - status and events: also signed-in LAN users (a dashboard API bearer JWT); others get 401.
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  LAN_READABLE_ROUTES,
+  MACHINE_DOOR_INFO_ROUTE,
+  MACHINE_ROUTES,
+  type MachineDoorInfo,
+  type MachineRoute,
+  methodOf,
+} from '../../engine/machine/contract.ts';
+import { isLoopbackAddress, loopbackOnly } from '../http/loopback.ts';
+
+export interface MachineForwardOptions {
+  /** The machine door's URL now (it changes if the machine process is restarted on port 0). */
+  machineUrl: () => string;
+  /** True when MACHINE_REMOTE_CONTROL lets LAN clients in. */
+  allowRemote: () => boolean;
+  /** True when the Authorization header is a signed-in user's. */
+  isSignedIn: (authorization: string | undefined) => Promise<boolean>;
+}
+
+/** Request headers passed on; the rest (cookies, credentials, Origin, Host) stay at this door. */
+const PASSED_REQUEST = ['content-type', 'content-length', 'transfer-encoding', 'accept', 'last-event-id'];
+/** Response headers not passed back (hop-by-hop, or the machine door's own CORS answer). */
+const DROPPED_RESPONSE = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'access-control-allow-origin',
+  'vary',
+]);
+
+export async function machineForwardRoutes(app: FastifyInstance, options: MachineForwardOptions) {
+  // Bodies are not read here: the request stream goes on as it arrives.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+
+  const controlOnly = loopbackOnly(options.allowRemote);
+  const readable = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (options.allowRemote() || isLoopbackAddress(request.socket.remoteAddress)) return;
+    if (await options.isSignedIn(request.headers.authorization)) return;
+    await reply.code(401).send({ detail: 'Sign in to see the machine.' });
+  };
+
+  for (const [name, path] of Object.entries(MACHINE_ROUTES) as [MachineRoute, string][]) {
+    app.route({
+      method: methodOf(name),
+      url: path,
+      onRequest: LAN_READABLE_ROUTES.includes(name) ? readable : controlOnly,
+      handler: (request, reply) => forward(request, reply, options.machineUrl()),
+    });
+  }
+
+  // Where the renderer on this workstation sends its e-stop, straight to the machine process.
+  app.get(MACHINE_DOOR_INFO_ROUTE, async (request, reply): Promise<MachineDoorInfo> => {
+    reply.header('cache-control', 'no-store');
+    return { url: isLoopbackAddress(request.socket.remoteAddress) ? options.machineUrl() : null };
+  });
+}
+
+function forward(request: FastifyRequest, reply: FastifyReply, base: string) {
+  const headers: IncomingHttpHeaders = {};
+  for (const name of PASSED_REQUEST)
+    if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+  reply.hijack();
+  const out = reply.raw;
+  const upstream = httpRequest(`${base}${request.url}`, { method: request.method, headers }, (response) => {
+    const passed: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined && !DROPPED_RESPONSE.has(name)) passed[name] = value;
+    }
+    out.writeHead(response.statusCode ?? 502, passed);
+    if (String(response.headers['content-type']).startsWith('text/event-stream')) out.flushHeaders();
+    response.pipe(out);
+    response.on('error', () => out.destroy());
+  });
+  const unavailable = (error: Error) => {
+    if (out.headersSent) {
+      out.destroy();
+      return;
+    }
+    const reason = (error as NodeJS.ErrnoException).code ?? error.message;
+    out.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
+    out.end(JSON.stringify({ detail: `The machine process is not answering (${reason})` }));
+  };
+  upstream.on('error', unavailable);
+  // A client that leaves (an events viewer closing its page) ends the upstream request too.
+  out.on('close', () => {
+    if (!out.writableFinished) upstream.destroy();
+  });
+  const body = request.body as NodeJS.ReadableStream | undefined;
+  if (body && typeof body.pipe === 'function') body.pipe(upstream);
+  else upstream.end();
+}

@@ -1,0 +1,74 @@
+// The machine door: the machine process's own listener on 127.0.0.1:MACHINE_PORT. It serves the
+// machine API (routes.ts) and nothing heavy: no planning, no GraphQL, no large parsed bodies. Who
+// may talk to it: clients on the workstation (the cores' LAN and winding doors, `towpath estop`,
+// the desktop app) and, with CORS, pages served by an attached core's LAN door on loopback (the
+// renderer's e-stop button).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { MACHINE_PROCESS_ROUTES } from '../../../engine/machine/door.ts';
+import { createHttpApp } from '../../http/app.ts';
+import { healthRoute } from '../../http/health.ts';
+import type { Logger } from '../../log.ts';
+import type { MachineController } from '../controller.ts';
+import { type CoreAttachments, machineRoutes } from '../routes.ts';
+
+/** How long a browser may reuse a CORS preflight (Chromium caps it at two hours). */
+export const PREFLIGHT_MAX_AGE_S = 7200;
+
+export interface MachineDoorOptions {
+  logger: Logger;
+  machine: MachineController;
+  allowRemote: () => boolean;
+  allowedRoots: string[];
+  /**
+   * Origins allowed to call the door from a page: the LAN door's loopback origins of every attached
+   * core (http://127.0.0.1:<port>, http://localhost:<port>, http://[::1]:<port>). The door-wide
+   * Origin check accepts these too.
+   */
+  allowedOrigins: () => readonly string[];
+  attachments: CoreAttachments;
+  /** A core leaves on purpose (it called `/machine/release`). */
+  onRelease: (pid: number) => void;
+}
+
+export async function buildMachineDoor(options: MachineDoorOptions): Promise<FastifyInstance> {
+  const app = createHttpApp(options.logger, 'machine');
+
+  // guards: the door-wide checks (JSON-only state changes, Origin, Host) are registered here, first,
+  // with `options.allowedOrigins` as the origins besides the door's own.
+
+  app.addHook('onRequest', cors(options.allowedOrigins));
+  await app.register(healthRoute);
+  await app.register(machineRoutes, {
+    machine: options.machine,
+    allowRemote: options.allowRemote,
+    allowedRoots: options.allowedRoots,
+    attachments: options.attachments,
+  });
+  app.post(MACHINE_PROCESS_ROUTES.release, async (request) => {
+    const pid = Number((request.body as { pid?: unknown } | undefined)?.pid);
+    if (Number.isSafeInteger(pid)) options.onRelease(pid);
+    return { released: true };
+  });
+  return app;
+}
+
+/**
+ * CORS for the attached cores' renderer pages: the allowed origin is echoed, a preflight is
+ * answered at once (before any other hook) and may be cached for two hours, so an e-stop click
+ * costs one request.
+ */
+function cors(allowedOrigins: () => readonly string[]) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = request.headers.origin;
+    if (!origin || !allowedOrigins().includes(origin)) return;
+    reply.header('access-control-allow-origin', origin);
+    reply.header('vary', 'Origin');
+    if (request.method !== 'OPTIONS') return;
+    await reply
+      .code(204)
+      .header('access-control-allow-methods', 'GET, POST')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', String(PREFLIGHT_MAX_AGE_S))
+      .send();
+  };
+}

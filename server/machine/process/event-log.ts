@@ -1,0 +1,59 @@
+// The machine process's last 1,000 events, kept in `<data dir>/machine-events.jsonl` (one JSON
+// object a line, oldest first, each with its wall-clock time). Written whole at most once a second
+// and at exit, not per event: a job logs hundreds of lines a second and the event loop is the
+// e-stop's. After a crash the file holds what happened up to a second before it.
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MachineEvent } from '../../../engine/machine/types.ts';
+
+export const EVENT_LOG_FILE = 'machine-events.jsonl';
+export const EVENT_LOG_SIZE = 1000;
+const FLUSH_MS = 1000;
+
+export class EventLog {
+  readonly path: string;
+  private readonly entries: string[] = [];
+  private dirty = false;
+  private writing: Promise<void> | undefined;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(dataDir: string) {
+    this.path = join(dataDir, EVENT_LOG_FILE);
+    this.timer = setInterval(() => void this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  push(event: MachineEvent) {
+    this.entries.push(JSON.stringify({ time: new Date().toISOString(), ...event }));
+    if (this.entries.length > EVENT_LOG_SIZE) this.entries.splice(0, this.entries.length - EVENT_LOG_SIZE);
+    this.dirty = true;
+  }
+
+  private text() {
+    return this.entries.length === 0 ? '' : `${this.entries.join('\n')}\n`;
+  }
+
+  /** Writes the file if anything changed (never two writes at once). */
+  async flush(): Promise<void> {
+    if (!this.dirty || this.writing) return this.writing;
+    this.dirty = false;
+    const temporary = `${this.path}.${randomBytes(4).toString('hex')}`;
+    this.writing = writeFile(temporary, this.text(), { mode: 0o600 })
+      .then(() => rename(temporary, this.path))
+      .catch(() => {})
+      .finally(() => {
+        this.writing = undefined;
+      });
+    return this.writing;
+  }
+
+  /** At exit: the last events, synchronously. */
+  close() {
+    clearInterval(this.timer);
+    try {
+      writeFileSync(this.path, this.text(), { mode: 0o600 });
+    } catch {}
+  }
+}

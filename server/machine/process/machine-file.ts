@@ -1,0 +1,83 @@
+// `<data dir>/machine.json`: where the running machine process listens. Written by the machine
+// process once its door listens, removed when it exits on purpose; read by every core that starts
+// on the data dir, by `towpath estop` and by the desktop app's e-stop. Node built-ins only: the
+// e-stop paths load this and nothing else.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MACHINE_FILE, MACHINE_ROUTES, type MachineFile } from '../../../engine/machine/door.ts';
+
+export function machineFilePath(dataDir: string): string {
+  return join(dataDir, MACHINE_FILE);
+}
+
+function parse(text: string): MachineFile | null {
+  try {
+    const value = JSON.parse(text) as Partial<MachineFile>;
+    if (!Number.isSafeInteger(value.pid) || typeof value.url !== 'string') return null;
+    if (!/^http:\/\/127\.0\.0\.1:\d+$/.test(value.url)) return null;
+    return { pid: value.pid as number, url: value.url };
+  } catch {
+    return null;
+  }
+}
+
+/** The recorded machine process, or null when there is none (or the file is not ours). */
+export async function readMachineFile(dataDir: string): Promise<MachineFile | null> {
+  try {
+    return parse(await readFile(machineFilePath(dataDir), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+export function readMachineFileSync(dataDir: string): MachineFile | null {
+  try {
+    return parse(readFileSync(machineFilePath(dataDir), 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Written whole (temporary file, then rename) so a reader never sees half of it; mode 0600. */
+export async function writeMachineFile(dataDir: string, record: MachineFile): Promise<void> {
+  const temporary = join(dataDir, `.${MACHINE_FILE}.${randomBytes(6).toString('hex')}`);
+  await writeFile(temporary, `${JSON.stringify(record)}\n`, { mode: 0o600, flag: 'wx' });
+  await rename(temporary, machineFilePath(dataDir));
+}
+
+/** Removes the file if it still names `pid` (a newer machine process may have replaced it). */
+export async function removeMachineFile(dataDir: string, pid: number): Promise<void> {
+  const current = await readMachineFile(dataDir);
+  if (current?.pid === pid) await rm(machineFilePath(dataDir), { force: true });
+}
+
+/** True while a process with this id exists (ours or not: EPERM means it exists). */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface EstopResult {
+  /** False when no port was open to write M112 to. */
+  sent: boolean;
+  state: string;
+}
+
+/** POSTs the e-stop to a machine door. */
+export async function postEmergencyStop(url: string, timeoutMs = 2000): Promise<EstopResult> {
+  const response = await fetch(`${url}${MACHINE_ROUTES.estop}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  const body = (await response.json()) as { sent?: boolean; status?: { state?: string }; detail?: string };
+  if (!response.ok) throw new Error(body.detail ?? `the machine door answered HTTP ${response.status}`);
+  return { sent: body.sent === true, state: body.status?.state ?? 'unknown' };
+}

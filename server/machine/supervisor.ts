@@ -1,0 +1,486 @@
+// The core's side of the machine process: finds the running one through `<data dir>/machine.json`
+// or starts it (race-free: one starter at a time per data dir, through an exclusive lock file),
+// attaches to it with an events stream, keeps a mirror of its status, and restarts it if it dies,
+// saying at which line the job stopped. Every machine call of the core (the winding door's
+// `/stream/`, `towpath stream`, tests) goes through here; the LAN door forwards raw HTTP instead.
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MachineError } from '../../engine/errors.ts';
+import {
+  CORE_ORIGINS_HEADER,
+  CORE_PID_HEADER,
+  type EstopResponse,
+  EVENT_SEQ_HEADER,
+  isBusy,
+  MACHINE_PROCESS_ROUTES,
+  MACHINE_ROUTES,
+  type MachineFile,
+  type SerialPortList,
+  type StreamResponse,
+} from '../../engine/machine/contract.ts';
+import { MachineStateError } from '../../engine/machine/errors.ts';
+import type { HostTimings } from '../../engine/machine/host.ts';
+import type { Program } from '../../engine/machine/program.ts';
+import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
+import { StartupError } from '../errors.ts';
+import type { Logger } from '../log.ts';
+import { HttpError } from '../winding/http-error.ts';
+import { machineFilePath, processAlive, readMachineFile } from './process/machine-file.ts';
+
+/** How long a core waits for a machine process to start (or for another core to start it). */
+const START_TIMEOUT_MS = 60_000;
+const POLL_MS = 50;
+const LOG_FILE = 'machine-process.log';
+const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
+const LOCK_FILE = 'machine.lock';
+
+export const CRASH_MESSAGE = 'Machine process ended unexpectedly';
+
+export interface MachineLinkOptions {
+  dataDir: string;
+  logger: Logger;
+  /** The machine process's settings (it reads them from its environment, as config.ts does). */
+  settings: {
+    port: number;
+    remoteControl: boolean;
+    allowedRoots: string[];
+    logLevel: string;
+  };
+  /** Protocol timings for a machine process this core starts (tests shorten them). */
+  timings?: Partial<HostTimings>;
+  /** The LAN door's loopback origins, which the machine door then allows with CORS. */
+  origins?: () => string[];
+  /** The machine process's entry point; found beside this module (or the Electron bundle) by default. */
+  entry?: string;
+}
+
+type Listener = (event: MachineEvent) => void;
+
+const IDLE_STATUS: MachineStatus = { state: 'idle', port: null, baudRate: null, controller: null, job: null };
+
+/** The machine process's entry: the .ts source in development, `machine.js` beside the Electron bundle. */
+export function machineEntryPath(): string {
+  const source = fileURLToPath(new URL('./process/entry.ts', import.meta.url));
+  if (existsSync(source)) return source;
+  return join(dirname(fileURLToPath(import.meta.url)), 'machine.js');
+}
+
+export class MachineLink {
+  private readonly options: MachineLinkOptions;
+  private readonly logger: Logger;
+  private record: MachineFile | undefined;
+  private child: ChildProcess | undefined;
+  private mirror: MachineStatus = IDLE_STATUS;
+  private seq = -1;
+  private readonly listeners = new Set<Listener>();
+  private events: AbortController | undefined;
+  private stopped = false;
+  private supervising: Promise<void> = Promise.resolve();
+
+  constructor(options: MachineLinkOptions) {
+    this.options = options;
+    this.logger = options.logger.child({ part: 'machine-link' });
+  }
+
+  /** The machine door's URL (after start). */
+  get url(): string {
+    if (!this.record) throw new Error('the machine process is not attached');
+    return this.record.url;
+  }
+
+  get pid(): number | undefined {
+    return this.record?.pid;
+  }
+
+  /** Attaches to the running machine process of the data dir, or starts one. */
+  async start(): Promise<void> {
+    await this.locate();
+    await this.attach();
+  }
+
+  /** Finds the data dir's machine process, or starts one (not attached yet). */
+  async locate(): Promise<void> {
+    this.record = await this.attachOrStart();
+  }
+
+  /** Detaches; a machine process with nothing to do then exits (one with a job keeps going). */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.events?.abort();
+    await this.supervising.catch(() => {});
+    if (this.record) {
+      await fetch(`${this.record.url}${MACHINE_PROCESS_ROUTES.release}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ pid: process.pid }),
+        signal: AbortSignal.timeout(2000),
+      }).catch(() => {});
+    }
+    this.child?.unref();
+  }
+
+  // --- the controller's API, over the machine door -------------------------------------------
+
+  /** The last status the machine process reported (kept current by its events). */
+  status(): MachineStatus {
+    return this.mirror;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async refresh(): Promise<MachineStatus> {
+    return this.call<MachineStatus>(MACHINE_ROUTES.status, undefined, 'GET');
+  }
+
+  listPorts(): Promise<SerialPortList> {
+    return this.call(MACHINE_ROUTES.ports, undefined, 'GET');
+  }
+
+  connect(port: string, baudRate?: number): Promise<MachineStatus> {
+    return this.call(MACHINE_ROUTES.connect, { port, ...(baudRate === undefined ? {} : { baudRate }) });
+  }
+
+  disconnect(): Promise<MachineStatus> {
+    return this.call(MACHINE_ROUTES.disconnect, {});
+  }
+
+  async send(command: string): Promise<string[]> {
+    return (await this.call<{ responses: string[] }>(MACHINE_ROUTES.command, { command })).responses;
+  }
+
+  async startJob(source: { gcode: string } | { path: string }): Promise<{ total: number }> {
+    return this.call(MACHINE_ROUTES.job, source);
+  }
+
+  pause(): Promise<MachineStatus> {
+    return this.call(MACHINE_ROUTES.pause, {});
+  }
+
+  resume(): Promise<MachineStatus> {
+    return this.call(MACHINE_ROUTES.resume, {});
+  }
+
+  cancel(): Promise<MachineStatus> {
+    return this.call(MACHINE_ROUTES.cancel, {});
+  }
+
+  async emergencyStop(): Promise<boolean> {
+    return (await this.call<EstopResponse>(MACHINE_ROUTES.estop, {})).sent;
+  }
+
+  /**
+   * A whole job, answered when it ends (the controller's `stream`): connects to `port` first if
+   * needed and disconnects afterwards. Never rejects for a job that ran; its outcome says how it ended.
+   */
+  async stream(program: string | Program, port: string, baudRate?: number): Promise<JobOutcome> {
+    const gcode =
+      typeof program === 'string' ? program : program.commands.map((command) => command.command).join('\n');
+    const result = await this.call<StreamResponse>(MACHINE_ROUTES.stream, {
+      gcode,
+      port,
+      ...(baudRate === undefined ? {} : { baudRate }),
+    });
+    // Its answer may overtake the events: the status is asked for, so it is current when this returns.
+    await this.refresh().catch(() => {});
+    return {
+      status: result.status,
+      sent: result.acknowledged,
+      acknowledged: result.acknowledged,
+      total: result.total,
+      elapsed_s: result.elapsed_s,
+      ...(result.detail ? { error: new MachineError(result.detail) } : {}),
+    };
+  }
+
+  /** One request to the machine door; refusals come back as the errors the controller throws. */
+  private async call<T>(path: string, body: unknown, method = 'POST'): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.url}${path}`, {
+        method,
+        ...(method === 'POST'
+          ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }
+          : {}),
+      });
+    } catch (error) {
+      throw new MachineError(`the machine process is not answering (${causeOf(error)})`);
+    }
+    const answer = (await response.json().catch(() => ({}))) as T & { detail?: string; status?: unknown };
+    if (!response.ok) {
+      const detail = answer.detail ?? `the machine door answered HTTP ${response.status}`;
+      if (response.status === 409) throw new MachineStateError(detail);
+      if (response.status === 502) throw new MachineError(detail);
+      throw new HttpError(response.status, detail);
+    }
+    const seq = Number(response.headers.get(EVENT_SEQ_HEADER));
+    const status = isStatus(answer) ? answer : isStatus(answer.status) ? answer.status : undefined;
+    if (status && Number.isFinite(seq)) this.apply(status, seq);
+    return answer;
+  }
+
+  private apply(status: MachineStatus, seq: number) {
+    if (seq < this.seq) return;
+    this.seq = seq;
+    this.mirror = status;
+  }
+
+  // --- finding, starting and watching the process --------------------------------------------
+
+  private async attachOrStart(): Promise<MachineFile> {
+    const { dataDir } = this.options;
+    const deadline = Date.now() + START_TIMEOUT_MS;
+    const lock = join(dataDir, LOCK_FILE);
+    while (Date.now() < deadline) {
+      const running = await this.runningRecord();
+      if (running) return running;
+      let handle: Awaited<ReturnType<typeof open>> | undefined;
+      try {
+        handle = await open(lock, 'wx', 0o600);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        // Another core is starting it: wait for its machine.json, unless that core died meanwhile.
+        const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
+        if (Number.isSafeInteger(holder) && holder > 0 && !processAlive(holder)) {
+          // A stale lock: moved aside by exactly one of the cores that found it.
+          await rename(lock, `${lock}.stale-${process.pid}`)
+            .then(() => rm(`${lock}.stale-${process.pid}`, { force: true }))
+            .catch(() => {});
+        } else await delay(POLL_MS);
+        continue;
+      }
+      try {
+        await handle.writeFile(String(process.pid));
+        await handle.close();
+        // Someone may have finished starting one between the check and the lock.
+        return (await this.runningRecord()) ?? (await this.spawn());
+      } finally {
+        await rm(lock, { force: true });
+      }
+    }
+    throw new StartupError(
+      'the machine process did not start within 60 s (see machine-process.log in the data dir)',
+    );
+  }
+
+  /** The recorded machine process, if it is alive and its door answers. */
+  private async runningRecord(): Promise<MachineFile | undefined> {
+    const record = await readMachineFile(this.options.dataDir);
+    if (!record || !processAlive(record.pid)) return undefined;
+    try {
+      const response = await fetch(`${record.url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      return response.ok ? record : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async spawn(): Promise<MachineFile> {
+    const { dataDir, settings, timings } = this.options;
+    const log = join(dataDir, LOG_FILE);
+    const size = await stat(log).then(
+      (s) => s.size,
+      () => 0,
+    );
+    if (size > LOG_ROTATE_BYTES) await rename(log, `${log}.1`).catch(() => {});
+    const output = await open(log, 'a', 0o600);
+    // Only what it needs: the core's secrets (JWT, pepper, keys) have no business in the machine process.
+    const temp = tmpdir();
+    const env: NodeJS.ProcessEnv = {
+      TMPDIR: temp,
+      TEMP: temp,
+      TMP: temp,
+      TOWPATH_DATA_DIR: dataDir,
+      MACHINE_PORT: String(settings.port),
+      MACHINE_REMOTE_CONTROL: settings.remoteControl ? '1' : '0',
+      WINDING_ALLOWED_ROOTS: settings.allowedRoots.join(process.platform === 'win32' ? ';' : ':'),
+      LOG_LEVEL: settings.logLevel,
+    };
+    // Electron's own binary runs the entry as plain Node (see README: utilityProcess would end with the app).
+    if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
+    let child: ChildProcess;
+    try {
+      child = fork(
+        this.options.entry ?? machineEntryPath(),
+        timings ? ['--timings', JSON.stringify(timings)] : [],
+        {
+          // Its own process group: a Ctrl-C or a SIGKILL of the core does not reach it.
+          detached: true,
+          stdio: ['ignore', output.fd, output.fd, 'ipc'],
+          env,
+          execArgv: [],
+        },
+      );
+    } finally {
+      await output.close();
+    }
+    this.child = child;
+    const record = await new Promise<MachineFile>((resolve, reject) => {
+      child.once('message', (message: { type?: string; url?: string; message?: string }) => {
+        if (message.type === 'ready' && message.url && child.pid)
+          resolve({ pid: child.pid, url: message.url });
+        else
+          reject(
+            new StartupError(`the machine process could not start: ${message.message ?? 'no reason given'}`),
+          );
+      });
+      child.once('exit', (code, signal) =>
+        reject(
+          new StartupError(
+            `the machine process exited while starting (${signal ?? `code ${code}`}); see ${log}`,
+          ),
+        ),
+      );
+      child.once('error', (error) =>
+        reject(new StartupError(`the machine process could not start: ${error.message}`)),
+      );
+    });
+    // From here on the two processes live apart: no channel, no reference keeping the core alive.
+    child.disconnect();
+    child.unref();
+    this.logger.info({ pid: record.pid, url: record.url }, 'started the machine process');
+    return record;
+  }
+
+  /** Opens the events stream that attaches this core; resolves once the first status arrived. */
+  attach(): Promise<void> {
+    const record = this.record as MachineFile;
+    const abort = new AbortController();
+    this.events = abort;
+    let first!: () => void;
+    let failed!: (error: Error) => void;
+    const ready = new Promise<void>((resolve, reject) => {
+      first = resolve;
+      failed = reject;
+    });
+    this.supervising = (async () => {
+      try {
+        const response = await fetch(`${record.url}${MACHINE_ROUTES.events}`, {
+          signal: abort.signal,
+          headers: {
+            accept: 'text/event-stream',
+            [CORE_PID_HEADER]: String(process.pid),
+            [CORE_ORIGINS_HEADER]: (this.options.origins?.() ?? []).join(','),
+          },
+        });
+        if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+        await readSse(response.body, (name, data, id) => {
+          this.receive(name, data, id);
+          if (name === 'status') first();
+        });
+      } catch (error) {
+        failed(error as Error);
+        if (abort.signal.aborted) return;
+      }
+      if (!this.stopped) await this.lost(record);
+    })();
+    return ready;
+  }
+
+  private receive(name: string, data: unknown, id: number | undefined) {
+    const seq = id ?? this.seq;
+    if (name === 'status') {
+      this.apply(data as MachineStatus, seq);
+      return;
+    }
+    const event = { type: name, ...(data as object), seq } as MachineEvent;
+    if (seq >= this.seq) {
+      this.seq = seq;
+      if (event.type === 'progress') {
+        const { type: _type, seq: _seq, ...job } = event;
+        this.mirror = { ...this.mirror, job };
+      } else if (event.type === 'state') {
+        const { message, ...rest } = this.mirror;
+        this.mirror = {
+          ...rest,
+          state: event.state,
+          ...(event.message === undefined ? {} : { message: event.message }),
+        };
+      }
+    }
+    this.dispatch(event);
+  }
+
+  private dispatch(event: MachineEvent) {
+    for (const listener of this.listeners) listener(event);
+  }
+
+  /** The events stream ended: a passing hiccup (the process lives) or the process is gone. */
+  private async lost(record: MachineFile) {
+    const deadline = Date.now() + 5000;
+    while (processAlive(record.pid) && Date.now() < deadline) await delay(POLL_MS);
+    if (this.stopped) return;
+    if (processAlive(record.pid)) {
+      await this.attach().catch(() => {});
+      return;
+    }
+    // An orderly exit removes machine.json first; a crash leaves it naming the dead process.
+    const crashed = (await readMachineFile(this.options.dataDir))?.pid === record.pid;
+    if (crashed) {
+      const job = this.mirror.job;
+      const message =
+        job && isBusy(this.mirror.state)
+          ? `${CRASH_MESSAGE}; the job stopped at line ${job.acknowledged}`
+          : CRASH_MESSAGE;
+      this.logger.error({ pid: record.pid }, message);
+      this.mirror = { ...this.mirror, state: 'error', message };
+      this.seq += 1;
+      this.dispatch({ type: 'error', message, seq: this.seq });
+      this.dispatch({ type: 'state', state: 'error', message, seq: this.seq });
+      await rm(machineFilePath(this.options.dataDir), { force: true }).catch(() => {});
+    }
+    try {
+      this.record = await this.attachOrStart();
+      this.seq = -1;
+      await this.attach();
+    } catch (error) {
+      this.logger.error({ err: error }, 'could not restart the machine process');
+    }
+  }
+}
+
+function isStatus(value: unknown): value is MachineStatus {
+  return typeof value === 'object' && value !== null && 'state' in value && 'job' in value;
+}
+
+function causeOf(error: unknown): string {
+  return (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+}
+
+function delay(ms: number) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Reads a server-sent events body, calling `onEvent` for each named event until it ends. */
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  onEvent: (name: string, data: unknown, id: number | undefined) => void,
+): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.indexOf('\n\n');
+    while (end !== -1) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let name = '';
+      let data = '';
+      let id: number | undefined;
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) name = line.slice(7);
+        else if (line.startsWith('data: ')) data += line.slice(6);
+        else if (line.startsWith('id: ')) id = Number(line.slice(4));
+      }
+      if (name) onEvent(name, JSON.parse(data || 'null'), id);
+      end = buffer.indexOf('\n\n');
+    }
+  }
+}
