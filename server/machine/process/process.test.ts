@@ -1,16 +1,18 @@
 // The machine process on its own: a job outlives a SIGKILLed core, an e-stop gets through while the
 // core is frozen (SIGSTOP), and two cores on one data dir share one machine process. Real parts: a
 // socat pseudo-terminal pair with the fake Marlin on the far end, cores as child processes.
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MachineStateError } from '../../../engine/machine/errors.ts';
+import type { MachineEvent } from '../../../engine/machine/types.ts';
 import { startNode } from '../../testing/process.ts';
 import { makeTempDir, startTestWorkstation } from '../../testing/workstation.ts';
 import { MachineLink } from '../supervisor.ts';
 import { attachFakeMarlin } from '../testing/fake-marlin-port.ts';
 import { createPtyPair } from '../testing/pty-pair.ts';
+import { EVENT_LOG_FILE, EVENT_LOG_SIZE } from './event-log.ts';
 import { machineFilePath, processAlive, readMachineFile } from './machine-file.ts';
 
 const TIMINGS = { bootIdleMs: 50, syncTimeoutMs: 2000, identifyIdleMs: 1000, idleTimeoutMs: 5000 };
@@ -99,6 +101,52 @@ describe('the machine process', () => {
       .toMatchObject({ state: 'completed', job: { acknowledged: 1000, total: 1000 } });
     // Nothing was sent twice after the new core attached.
     expect(fake.commands).toEqual(lines);
+
+    // Idle and left by its last core, the machine process exits, leaving its last 1,000 events.
+    await second.dispose();
+    await expect.poll(() => processAlive(record?.pid ?? 0), { timeout: 15_000 }).toBe(false);
+    expect(await readMachineFile(dataDir)).toBeNull();
+    const logged = (await readFile(join(dataDir, EVENT_LOG_FILE), 'utf8')).trimEnd().split('\n');
+    expect(logged).toHaveLength(EVENT_LOG_SIZE);
+    const seqs = logged.map((line) => (JSON.parse(line) as { seq: number }).seq);
+    expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] as number) + i));
+    const entries = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries.find((entry) => entry.type === 'complete')).toMatchObject({
+      acknowledged: 1000,
+      total: 1000,
+    });
+    // Its exit closed the port: the last word is the state that left.
+    expect(entries.at(-1)).toMatchObject({ type: 'state', state: 'idle' });
+  });
+
+  it('is restarted by the core when it dies, which says where the job stopped', async () => {
+    const { pair, fake } = await fakeOnPty(2);
+    const ws = await startTestWorkstation({}, { machine: { timings: TIMINGS } });
+    cleanups.push(() => ws.dispose());
+    reap(ws.dataDir);
+    const events: MachineEvent[] = [];
+    ws.machine.subscribe((event) => events.push(event));
+    await ws.machine.connect(pair.near, 250000);
+    await ws.machine.startJob({ gcode: program(5000).join('\n') });
+    await fake.until(() => fake.commands.length >= 100, 10_000);
+    await expect.poll(() => ws.machine.status().job?.acknowledged ?? 0).toBeGreaterThan(0);
+    const crashed = ws.machine.pid as number;
+    process.kill(crashed, 'SIGKILL');
+
+    await expect
+      .poll(() => events.find((event) => event.type === 'error'), { timeout: 15_000 })
+      .toBeDefined();
+    const error = events.find((event) => event.type === 'error') as { message: string };
+    const line = Number(
+      /^Machine process ended unexpectedly; the job stopped at line (\d+)$/.exec(error.message)?.[1],
+    );
+    expect(line).toBeGreaterThan(0);
+    expect(line).toBeLessThanOrEqual(fake.commands.length);
+    await expect
+      .poll(() => ws.machine.pid !== crashed && processAlive(ws.machine.pid ?? 0), { timeout: 30_000 })
+      .toBe(true);
+    await expect.poll(async () => (await fetch(`${ws.urls.lan}/api/machine/status`)).status).toBe(200);
+    expect(await readMachineFile(ws.dataDir)).toMatchObject({ pid: ws.machine.pid });
   });
 
   it('takes an e-stop on its own door while the core is frozen (SIGSTOP)', async () => {
