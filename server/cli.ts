@@ -1,21 +1,29 @@
 // The `towpath` command. Each command is one entry of COMMANDS (server/cli/*); this file parses the
-// command word, maps errors to exit codes in one place and prints them as one clear line.
+// command word, maps errors to exit codes in one place and prints them as one clear line. Commands
+// are loaded when used: `towpath estop` must not wait for the core's modules to load.
 
 import { type CliIo, type Command, UsageError } from './cli/io.ts';
-import { serve } from './cli/serve.ts';
-import { machineExitCode, stream } from './cli/stream.ts';
-import { plan, simulate, validate, windingExitCode } from './cli/winding.ts';
-import { ConfigError } from './config.ts';
-import { StartupError } from './errors.ts';
 import { VERSION } from './version.ts';
 
 export type { CliIo } from './cli/io.ts';
 
-const COMMANDS: Record<string, Command> = { serve, plan, validate, simulate, stream };
+const winding = () => import('./cli/winding.ts');
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import('./cli/serve.ts')).serve,
+  plan: async () => (await winding()).plan,
+  validate: async () => (await winding()).validate,
+  simulate: async () => (await winding()).simulate,
+  stream: async () => (await import('./cli/stream.ts')).stream,
+  estop: async () => (await import('./cli/estop.ts')).estop,
+};
 
-function help(): string {
+async function help(): Promise<string> {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  const lines = await Promise.all(
+    Object.entries(COMMANDS).map(
+      async ([name, load]) => `  ${name.padEnd(width)}  ${(await load()).summary}`,
+    ),
+  );
   return [
     `towpath ${VERSION}: desktop workstation for filament-winding machines`,
     '',
@@ -33,22 +41,23 @@ function help(): string {
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined) {
-    io.stderr(help());
+    io.stderr(await help());
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(help());
+    io.stdout(await help());
     return 0;
   }
   if (name === '--version') {
     io.stdout(`towpath ${VERSION}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
     io.stderr(`towpath: unknown command '${name}' (try towpath --help)\n`);
     return 2;
   }
+  const command = await load();
   if (args.includes('--help') || args.includes('-h')) {
     io.stdout(`Usage: ${command.usage}\n\n${command.summary}\n`);
     return 0;
@@ -61,6 +70,12 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       return 2;
     }
     const message = (error as Error)?.message ?? String(error);
+    const [{ windingExitCode }, { machineExitCode }, { ConfigError }, { StartupError }] = await Promise.all([
+      winding(),
+      import('./cli/stream.ts'),
+      import('./config.ts'),
+      import('./errors.ts'),
+    ]);
     const windingCode = windingExitCode(error) ?? machineExitCode(error);
     if (windingCode !== undefined) {
       io.stderr(`towpath: ${message}\n`);

@@ -112,8 +112,11 @@ export interface Config {
   logLevel: LogLevel;
   /** Machine-control routes on the LAN door answer non-loopback clients only when true. */
   machineRemoteControl: boolean;
-  /** The machine process's door: always on loopback; port 0 = any free port. */
-  machine: { host: '127.0.0.1'; port: number };
+  /**
+   * The machine process's door: always on loopback; port 0 = any free port. Clients find it through
+   * `<data dir>/machine.json`, so when MACHINE_PORT is not set and 8002 is taken, any free port does.
+   */
+  machine: { host: '127.0.0.1'; port: number; portFixed: boolean };
   /** The dashboard API (GraphQL) settings. */
   api: ApiConfig;
   /** Values that were clamped into range; start-up logs each as a warning. */
@@ -171,7 +174,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     resourcesDir: DEFAULT_RESOURCES_DIR,
     logLevel: e.LOG_LEVEL,
     machineRemoteControl: e.MACHINE_REMOTE_CONTROL,
-    machine: { host: '127.0.0.1', port: e.MACHINE_PORT },
+    machine: { host: '127.0.0.1', port: e.MACHINE_PORT, portFixed: 'MACHINE_PORT' in present },
     ...loadApiConfig(env),
   };
 }

@@ -21,7 +21,9 @@ export function defaultDataDir(env: Env, { platform, home }: Platform = hostPlat
 }
 
 /** The data dir as loadConfig would choose it (TOWPATH_DATA_DIR, else the OS default). */
-export function dataDirOf(env: Env, platform: Platform = hostPlatform): string {
-  const configured = env.TOWPATH_DATA_DIR?.trim();
-  return resolve(configured ? configured : defaultDataDir(env, platform));
+export function dataDirOf(env?: Env, platform: Platform = hostPlatform): string {
+  // biome-ignore lint/style/noProcessEnv: this is the configuration's zod-free part (see above).
+  const from = env ?? process.env;
+  const configured = from.TOWPATH_DATA_DIR?.trim();
+  return resolve(configured ? configured : defaultDataDir(from, platform));
 }

@@ -63,6 +63,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     logger,
     settings: {
       port: config.machine.port,
+      portFixed: config.machine.portFixed,
       remoteControl: config.machineRemoteControl,
       allowedRoots: config.winding.allowedRoots,
       logLevel: config.logLevel,
@@ -132,7 +133,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     },
   };
   logger.info(
-    { version: VERSION, urls: { ...urls, machine: urls.machine }, dataDir },
+    { version: VERSION, urls: { lan: urls.lan, winding: urls.winding }, machineUrl: urls.machine, dataDir },
     `Towpath ${VERSION} is running at ${urls.lan}/`,
   );
 

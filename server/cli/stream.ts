@@ -1,14 +1,19 @@
-// `towpath stream`: a G-code program to the machine through this process's machine controller.
-// Ctrl-C pauses at the next line boundary and asks whether to resume or cancel; the program is
-// never restarted from line 1.
+// `towpath stream`: a G-code program to the machine. With a workstation running on the data dir it
+// goes through that workstation's machine process (the one owner of the port: a job there means
+// 409 here); otherwise through a machine controller in this process. Ctrl-C pauses at the next line
+// boundary and asks whether to resume or cancel; the program is never restarted from line 1.
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { pino } from 'pino';
 import { MachineError } from '../../engine/errors.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { DEFAULT_BAUD_RATE } from '../../engine/machine/host.ts';
 import { type Program, ProgramError } from '../../engine/machine/program.ts';
-import type { JobOutcome } from '../../engine/machine/types.ts';
+import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
+import { dataDirOf } from '../data-dir-default.ts';
 import { loadProgram, MachineController, type MachineControllerOptions } from '../machine/controller.ts';
+import { processAlive, readMachineFile } from '../machine/process/machine-file.ts';
+import { MachineLink } from '../machine/supervisor.ts';
 import {
   type CliIo,
   type Command,
@@ -61,7 +66,7 @@ export const stream: Command = {
       ...io.machine?.timings,
       ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
     };
-    const machine = new MachineController({ ...io.machine, timings });
+    const machine = await openMachine(io, timings);
     const progress = progressBar(io, 'Streaming', 'lines', program.total);
     const unsubscribe = machine.subscribe((event) => {
       if (event.type === 'progress') progress.update(event.acknowledged);
@@ -75,7 +80,7 @@ export const stream: Command = {
       // Nothing has been sent while connecting (the handshake can take seconds): just stop.
       if (machine.status().state === 'connecting') {
         connectInterrupted = true;
-        void machine.host.disconnect().catch(() => {});
+        void machine.abortConnect().catch(() => {});
         return;
       }
       onJobSignal(signal);
@@ -177,8 +182,64 @@ async function readProgram(file: string): Promise<Program> {
   }
 }
 
+/** What streaming needs of a machine: the controller here, or the workstation's machine process. */
+interface StreamMachine {
+  status(): MachineStatus;
+  subscribe(listener: (event: MachineEvent) => void): () => void;
+  stream(program: Program, port: string, baudRate: number): Promise<JobOutcome>;
+  pause(): void;
+  resume(): void;
+  cancel(): void;
+  emergencyStop(): void;
+  /** Ctrl-C while connecting: nothing has been sent, so the connection attempt just ends. */
+  abortConnect(): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+/** The running workstation's machine process if there is one on the data dir, else a controller here. */
+async function openMachine(
+  io: StreamIo,
+  timings: MachineControllerOptions['timings'],
+): Promise<StreamMachine> {
+  const dataDir = dataDirOf(io.env);
+  const record = await readMachineFile(dataDir);
+  if (record && processAlive(record.pid)) {
+    const link = new MachineLink({
+      dataDir,
+      logger: pino({ level: 'silent' }),
+      settings: { port: 0, remoteControl: false, allowedRoots: [], logLevel: 'silent' },
+    });
+    await link.start();
+    // Control calls answer asynchronously; a refusal (the job ended meanwhile) is nothing to report.
+    const quietly = (call: () => Promise<unknown>) => () => void call().catch(() => {});
+    return {
+      status: () => link.status(),
+      subscribe: (listener) => link.subscribe(listener),
+      stream: (program, port, baudRate) => link.stream(program, port, baudRate),
+      pause: quietly(() => link.pause()),
+      resume: quietly(() => link.resume()),
+      cancel: quietly(() => link.cancel()),
+      emergencyStop: quietly(() => link.emergencyStop()),
+      abortConnect: () => link.cancel(),
+      close: () => link.stop(),
+    };
+  }
+  const controller = new MachineController({ ...io.machine, timings });
+  return {
+    status: () => controller.status(),
+    subscribe: (listener) => controller.subscribe(listener),
+    stream: (program, port, baudRate) => controller.stream(program, port, baudRate),
+    pause: () => controller.pause(),
+    resume: () => controller.resume(),
+    cancel: () => controller.cancel(),
+    emergencyStop: () => controller.emergencyStop(),
+    abortConnect: () => controller.host.disconnect(),
+    close: () => controller.close(),
+  };
+}
+
 /** Ctrl-C pauses and asks; a second Ctrl-C, SIGTERM, or nobody to ask cancels at the line boundary. */
-function pauseOnSignal(machine: MachineController, io: StreamIo, progress: { finish(): void }) {
+function pauseOnSignal(machine: StreamMachine, io: StreamIo, progress: { finish(): void }) {
   const ask = io.prompt === undefined ? terminalPrompt() : io.prompt;
   let asking = false;
   const cancel = () => {
@@ -218,7 +279,7 @@ function pauseOnSignal(machine: MachineController, io: StreamIo, progress: { fin
 }
 
 /** Resolves once the line in flight when pausing is acknowledged (or the job is no longer paused). */
-function lineBoundary(machine: MachineController): Promise<void> {
+function lineBoundary(machine: StreamMachine): Promise<void> {
   return new Promise((resolve) => {
     let unsubscribe = () => {};
     const check = () => {

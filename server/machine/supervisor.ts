@@ -46,6 +46,8 @@ export interface MachineLinkOptions {
   /** The machine process's settings (it reads them from its environment, as config.ts does). */
   settings: {
     port: number;
+    /** MACHINE_PORT was set: the machine process must listen there or fail. */
+    portFixed?: boolean;
     remoteControl: boolean;
     allowedRoots: string[];
     logLevel: string;
@@ -298,7 +300,7 @@ export class MachineLink {
       TEMP: temp,
       TMP: temp,
       TOWPATH_DATA_DIR: dataDir,
-      MACHINE_PORT: String(settings.port),
+      ...(settings.portFixed === false ? {} : { MACHINE_PORT: String(settings.port) }),
       MACHINE_REMOTE_CONTROL: settings.remoteControl ? '1' : '0',
       WINDING_ALLOWED_ROOTS: settings.allowedRoots.join(process.platform === 'win32' ? ';' : ':'),
       LOG_LEVEL: settings.logLevel,

@@ -56,7 +56,7 @@ machine.subscribe((event) => {
   if (event.type === 'state') reconsider();
 });
 
-const door = new Door('machine', config.machine, () =>
+const build = () =>
   buildMachineDoor({
     logger,
     machine,
@@ -79,8 +79,8 @@ const door = new Door('machine', config.machine, () =>
       // A core that stops on purpose while nothing runs takes the machine process with it.
       if (idle()) setImmediate(() => void shutdown(0));
     },
-  }),
-);
+  });
+let door = new Door('machine', config.machine, build);
 
 /** Closes the door, ends a running job at the next line boundary, closes the port, then exits. */
 function shutdown(code: number): Promise<void> {
@@ -108,8 +108,20 @@ process.on('uncaughtException', (error) => {
   process.exit(70);
 });
 
+/** Listens on MACHINE_PORT; on any free port instead when the default one is taken and none was set. */
+async function listen(): Promise<string> {
+  try {
+    return await door.start();
+  } catch (error) {
+    if (config.machine.portFixed || !/already in use/.test((error as Error).message)) throw error;
+    logger.warn(`port ${config.machine.port} is in use: the machine door listens on a free port instead`);
+    door = new Door('machine', { ...config.machine, port: 0 }, build);
+    return door.start();
+  }
+}
+
 try {
-  const url = await door.start();
+  const url = await listen();
   await writeMachineFile(dataDir, { pid: process.pid, url });
   logger.info({ url }, 'machine door listening');
   process.send?.({ type: 'ready', url });
