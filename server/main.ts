@@ -1,11 +1,11 @@
 import type { HostTimings } from '../engine/machine/host.ts';
-import { resolvePrincipal } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import { openDataDir } from './data-dir.ts';
 import { type DashboardApi, type DashboardApiOptions, openDashboardApi } from './graphql/api.ts';
 import { Door } from './http/door.ts';
 import { buildLanDoor } from './lan/door.ts';
 import { createLogger, type Logger } from './log.ts';
+import { signedInUser } from './machine/forward.ts';
 import { MachineLink } from './machine/supervisor.ts';
 import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
@@ -94,14 +94,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       machine: {
         machineUrl: () => machine.url,
         allowRemote: () => config.machineRemoteControl,
-        isSignedIn: async (authorization) =>
-          (
-            await resolvePrincipal(authorization, {
-              sessions: services.sessions,
-              store: services.store,
-              serviceAccounts: async () => null,
-            })
-          ).principal.kind === 'user',
+        isSignedIn: signedInUser(services),
       },
     }),
   );

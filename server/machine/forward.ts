@@ -15,6 +15,9 @@ import {
   type MachineRoute,
   methodOf,
 } from '../../engine/machine/contract.ts';
+import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
+import type { SessionTokens } from '../auth/sessions.ts';
+import type { Store } from '../db/store.ts';
 import { isLoopbackAddress, loopbackOnly } from '../http/loopback.ts';
 
 export interface MachineForwardOptions {
@@ -36,6 +39,13 @@ const DROPPED_RESPONSE = new Set([
   'access-control-allow-origin',
   'vary',
 ]);
+
+/** `isSignedIn` for the dashboard API's users: a valid session JWT of an active user (not a service account). */
+export function signedInUser(deps: { sessions: SessionTokens; store: Store }) {
+  const serviceAccounts: ServiceAccountAuthenticator = async () => null;
+  return async (authorization: string | undefined) =>
+    (await resolvePrincipal(authorization, { ...deps, serviceAccounts })).principal.kind === 'user';
+}
 
 export async function machineForwardRoutes(app: FastifyInstance, options: MachineForwardOptions) {
   // Bodies are not read here: the request stream goes on as it arrives.
