@@ -53,3 +53,15 @@ export interface MachineFile {
   pid: number;
   url: string;
 }
+
+/**
+ * The e-stop's keyboard shortcut: shown on the renderer's button, handled by the page, and
+ * registered system-wide by the desktop app (an Electron accelerator).
+ */
+export const ESTOP_SHORTCUT = {
+  accelerator: 'CommandOrControl+Shift+E',
+  /** As printed on the button. */
+  label: 'Ctrl+Shift+E',
+  /** As `aria-keyshortcuts` spells it. */
+  aria: 'Control+Shift+E',
+} as const;

@@ -1,5 +1,6 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { AREAS, areaFor } from './areas.ts';
+import { EmergencyStop } from './EmergencyStop.tsx';
 import { usePathname } from './router.ts';
 import { StatusBar } from './StatusBar.tsx';
 
@@ -75,6 +76,7 @@ export function AppFrame() {
             </a>
           ))}
         </nav>
+        <EmergencyStop />
       </header>
       <main className="app__main">{page}</main>
       <StatusBar />

@@ -1,0 +1,93 @@
+// The renderer's "Emergency stop" in a real Chromium against a real `towpath serve`, its machine
+// process and the fake Marlin on a socat pseudo-terminal pair: on every screen while connected, and
+// a click reaches the controller as M112 through the machine door.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ESTOP_SHORTCUT } from '../engine/machine/door.ts';
+import type { FakeMarlin } from '../server/machine/testing/fake-marlin.ts';
+import { attachFakeMarlin } from '../server/machine/testing/fake-marlin-port.ts';
+import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
+import { type Running, startNode } from '../server/testing/process.ts';
+
+let core: Running;
+let lan: string;
+let dataDir: string;
+
+test.beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'towpath-e2e-estop-'));
+  core = startNode('server/testing/serve.ts', [], {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WINDING_PORT: '0',
+    MACHINE_PORT: '0',
+    TOWPATH_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    TOWPATH_TEST_MACHINE_TIMINGS: JSON.stringify({ bootIdleMs: 50 }),
+  });
+  const [, url] = await core.waitFor(/listening (\S+) /);
+  lan = url as string;
+});
+
+test.afterAll(async () => {
+  core.child.kill('SIGTERM');
+  await core.finished;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+let pair: PtyPair;
+let fake: FakeMarlin;
+let closeFake: () => Promise<void>;
+
+test.beforeEach(async () => {
+  pair = await createPtyPair();
+  const onPort = await attachFakeMarlin(pair.far, { ackDelayMs: 5 });
+  fake = onPort.fake;
+  closeFake = onPort.close;
+});
+
+test.afterEach(async () => {
+  await closeFake();
+  await pair.dispose();
+});
+
+test('is on every screen while a machine is connected, and a click sends M112', async ({ page, request }) => {
+  await page.goto(`${lan}/`);
+  const button = page.getByRole('button', { name: 'Emergency stop' });
+  await expect(page.locator('.estop')).toHaveAttribute('data-machine-state', 'idle');
+  await expect(button).toHaveCount(0);
+
+  expect((await request.post(`${lan}/api/machine/connect`, { data: { port: pair.near } })).status()).toBe(
+    200,
+  );
+  await expect(button).toBeVisible();
+  await expect(button).toContainText(ESTOP_SHORTCUT.label);
+  for (const area of ['Dashboards', 'Tasks', 'Admin', 'Winding']) {
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: area }).click();
+    await expect(button).toBeVisible();
+  }
+
+  const gcode = Array.from({ length: 5000 }, (_, i) => `G0 X${i}`).join('\n');
+  expect((await request.post(`${lan}/api/machine/job`, { data: { gcode } })).status()).toBe(202);
+  await expect.poll(() => fake.commands.length).toBeGreaterThan(10);
+  // Straight to the machine door (CORS), not through the LAN door.
+  const estop = page.waitForRequest((r) => r.url().endsWith('/api/machine/estop') && r.method() === 'POST');
+  await button.click();
+  expect(new URL((await estop).url()).origin).not.toBe(new URL(lan).origin);
+  await expect.poll(() => fake.unframed.includes('M112')).toBe(true);
+  await expect(page.getByRole('status').filter({ hasText: 'Emergency stop sent' })).toHaveCount(1);
+  // Halted: the port is closed, so there is nothing left to stop and the button goes.
+  await expect(page.locator('.estop')).toHaveAttribute('data-machine-state', 'error');
+  await expect(button).toHaveCount(0);
+});
+
+test('the keyboard shortcut stops the machine too', async ({ page, request }) => {
+  await page.goto(`${lan}/`);
+  expect((await request.post(`${lan}/api/machine/connect`, { data: { port: pair.near } })).status()).toBe(
+    200,
+  );
+  await expect(page.getByRole('button', { name: 'Emergency stop' })).toBeVisible();
+  await page.keyboard.press('Control+Shift+E');
+  await expect.poll(() => fake.unframed.includes('M112')).toBe(true);
+});
