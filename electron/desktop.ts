@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import { app, BrowserWindow, dialog, globalShortcut, ipcMain, session } from 'electron';
 import { ConfigError, type Env, loadConfig } from '../server/config.ts';
 import { StartupError } from '../server/errors.ts';
 import { startWorkstation, type Workstation } from '../server/main.ts';
+import { emergencyStopper, registerEstopShortcut } from './estop.ts';
 import { OPEN_FILE_CHANNEL, type OpenFileKind, type OpenFileResult } from './preload-api.ts';
 import { createMainWindow, hardenSession } from './window.ts';
 
@@ -20,6 +21,8 @@ export interface DesktopOptions {
 export interface Desktop {
   workstation: Workstation;
   window: BrowserWindow;
+  /** The e-stop of the shortcut and the menu item (electron/estop.ts's `estopMenuItem(emergencyStop)`). */
+  emergencyStop: ReturnType<typeof emergencyStopper>;
 }
 
 /**
@@ -63,6 +66,14 @@ export async function startDesktop({
 
   ipcMain.handle(OPEN_FILE_CHANNEL, (event, kind: unknown) => openFile(event.sender, kind));
 
+  const emergencyStop = emergencyStopper(workstation.dataDir);
+  const unregisterEstop = registerEstopShortcut(globalShortcut, emergencyStop);
+  if (!unregisterEstop)
+    workstation.logger.warn(
+      'the e-stop shortcut is taken by another application; use the button or the menu',
+    );
+  app.on('will-quit', () => unregisterEstop?.());
+
   const window = createMainWindow(workstation.urls.lan, join(appRoot, 'dist', 'electron', 'preload.cjs'));
 
   app.on('second-instance', () => {
@@ -83,7 +94,7 @@ export async function startDesktop({
     });
   });
 
-  return { workstation, window };
+  return { workstation, window, emergencyStop };
 }
 
 async function openFile(sender: Electron.WebContents, kind: unknown): Promise<OpenFileResult> {

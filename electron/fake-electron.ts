@@ -61,6 +61,10 @@ export function createFakeElectron() {
     BrowserWindow: FakeBrowserWindow,
     dialog: { showErrorBox: vi.fn(), showOpenDialog: vi.fn() },
     ipcMain: { handle: vi.fn() },
+    globalShortcut: {
+      register: vi.fn((_accelerator: string, _callback: () => void) => true),
+      unregister: vi.fn(),
+    },
     shell: { openExternal: vi.fn(async () => {}) },
     session: {
       defaultSession: {

@@ -1,5 +1,7 @@
-// Bundles the Electron main process and preload script into dist/electron/. Node runs our .ts
-// sources directly everywhere else; Electron's loader does not, so its entry points are bundled.
+// Bundles the Electron main process, the machine process and the preload script into
+// dist/electron/. Node runs our .ts sources directly everywhere else; Electron's loader does not,
+// so its entry points are bundled. The machine process is forked from the main process with
+// ELECTRON_RUN_AS_NODE=1 (server/machine/supervisor.ts finds `machine.js` beside `main.js`).
 import { build } from 'esbuild';
 
 const common = {
@@ -18,6 +20,13 @@ await Promise.all([
     format: 'esm',
     // Dependencies load from node_modules at run time (electron-builder packs them); native ones
     // such as the database and serial drivers cannot be bundled anyway.
+    packages: 'external',
+  }),
+  build({
+    ...common,
+    entryPoints: ['server/machine/process/entry.ts'],
+    outfile: 'dist/electron/machine.js',
+    format: 'esm',
     packages: 'external',
   }),
   build({
