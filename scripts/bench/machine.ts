@@ -1,5 +1,6 @@
 // Machine streaming over a socat pseudo-terminal pair (spec/winding.md §6.6): host lines/s against
-// the round-trip floor of the same link, emergency-stop latency, and host CPU per streamed line.
+// the round-trip floor of the same link, emergency-stop latency, and host CPU per streamed line; then
+// the machine process end to end with the core under load (machine-process.ts).
 import { spawn } from 'node:child_process';
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,17 +10,18 @@ import { MachineController } from '../../server/machine/controller.ts';
 import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
 import { REPO_ROOT } from '../../server/testing/process.ts';
+import { machineProcessBench } from './machine-process.ts';
 import type { Bench } from './report.ts';
 
-const LINES = 3000;
+export const LINES = 3000;
 const ROUNDS = 3;
 const ESTOP_TRIES = 50;
 const TIMINGS = { bootIdleMs: 20 };
 
-const command = (i: number) => `G0 X${(i * 0.1).toFixed(3)} A${(i * 7) % 360} B0`;
+export const command = (i: number) => `G0 X${(i * 0.1).toFixed(3)} A${(i * 7) % 360} B0`;
 
 /** The fake Marlin in its own process, as a controller is: the host process does only host work. */
-async function startFakeProcess(): Promise<{ path: string; stop: () => Promise<void> }> {
+export async function startFakeProcess(): Promise<{ path: string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'server/machine/testing/fake-marlin-cli.ts')], {
     stdio: ['ignore', 'pipe', 'ignore'],
   });
@@ -40,7 +42,7 @@ async function startFakeProcess(): Promise<{ path: string; stop: () => Promise<v
 }
 
 /** One line in flight with no protocol host at all: write a framed line, wait for `ok`, repeat. */
-async function roundTripFloor(path: string, lines: number): Promise<number> {
+export async function roundTripFloor(path: string, lines: number): Promise<number> {
   const port = new SerialPort({ path, baudRate: 250000, autoOpen: false });
   await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
   const fd = (port.port as unknown as { fd: number }).fd;
@@ -140,4 +142,5 @@ export const bench: Bench = async (report) => {
   const latencies = await estopLatencies(ESTOP_TRIES);
   report('machine.estop.median', 'ms', latencies[Math.floor(latencies.length / 2)] ?? Number.NaN, 20);
   report('machine.estop.max', 'ms', latencies.at(-1) ?? Number.NaN, 20);
+  await machineProcessBench(report);
 };

@@ -28,7 +28,7 @@ export const estop: Command = {
     try {
       result = await postEmergencyStop(record.url);
     } catch (error) {
-      const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       return fail(`the machine process at ${record.url} did not take the e-stop (${reason})`);
     }
     if (json) io.stdout(`${JSON.stringify(result)}\n`);

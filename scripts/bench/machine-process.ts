@@ -1,0 +1,262 @@
+// The machine process's independence (issue 11), measured end to end: e-stop → M112 at the far end
+// of a socat pseudo-terminal pair, 100 tries each, while the core (a real `towpath serve` child
+// process) is (a) idle, (b) parsing four maximum-size GraphQL documents at a time, (c) validating a
+// valid 60 MiB `.wind`, (d) planning a 10-million-line job; for the machine door itself, the
+// renderer's button (Chromium via Playwright: click → M112) and `towpath estop` (spawn → M112,
+// against spawning an empty TypeScript module with the same Node). And the job's lines/s through the
+// machine process against the PTY's round-trip floor with the core under load. Used by machine.ts.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
+import type { WindDefinition } from '../../engine/wind/types.ts';
+import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
+import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
+import { REPO_ROOT, startNode } from '../../server/testing/process.ts';
+import { benchDefinition } from './plan.ts';
+import type { Report } from './report.ts';
+
+const TRIES = Number(process.env.BENCH_ESTOP_TRIES ?? 100);
+const JOB = Array.from({ length: 5000 }, (_, i) => `G0 X${(i * 0.1).toFixed(3)} A${(i * 7) % 360} B0`).join(
+  '\n',
+);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const GRAPHQL_DOCUMENT_BYTES = 99_000;
+const WIND_BYTES = 60 * 1024 * 1024;
+
+type Method = 'door' | 'button' | 'cli';
+type LoadName = 'idle' | 'graphql' | 'wind' | 'plan';
+
+const post = (url: string, body: unknown) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+function quantile(sorted: number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+}
+
+/** A GraphQL document of about 99,000 bytes and under 10,000 tokens, different every time. */
+function graphqlDocument(): string {
+  const tag = Math.random().toString(36).slice(2, 10);
+  const parts: string[] = [];
+  let size = 20;
+  for (let i = 0; size < GRAPHQL_DOCUMENT_BYTES - 80; i++) {
+    const field = `alias_${tag}_${i}_padding_padding_padding: __typename`;
+    parts.push(field);
+    size += field.length + 1;
+  }
+  return `query Q${tag} { ${parts.join(' ')} }`;
+}
+
+/** A valid definition of at least 60 MiB: short hoop layers (well under the 50-million-line limit). */
+async function writeBigWind(path: string) {
+  const layer = '{"windType": "hoop", "terminal": false}';
+  const short = {
+    ...benchDefinition,
+    mandrelParameters: { diameter: 70, windLength: 10, endDiameter: null },
+  };
+  const head = JSON.stringify({ ...short, layers: [] }).replace('"layers":[]}', '"layers": [');
+  const count = Math.ceil((WIND_BYTES - head.length) / (layer.length + 2));
+  const file = await open(path, 'w');
+  await file.write(head);
+  const block = Array.from({ length: 10_000 }, () => layer).join(', ');
+  for (let written = 0; written < count; written += 10_000)
+    await file.write(written === 0 ? block : `, ${block}`);
+  await file.write(']}\n');
+  await file.close();
+}
+
+/** About ten million lines: the plan benchmark's definition, ten times as long. */
+const tenMillionLines: WindDefinition = {
+  ...benchDefinition,
+  mandrelParameters: { ...benchDefinition.mandrelParameters, windLength: 70_000 },
+};
+
+/** Keeps `workers` requests of one kind in flight until stopped. */
+function keepBusy(workers: number, request: () => Promise<unknown>) {
+  let stopped = false;
+  const loops = Array.from({ length: workers }, async () => {
+    while (!stopped) await request().catch(() => {});
+  });
+  return async () => {
+    stopped = true;
+    await Promise.all(loops);
+  };
+}
+
+export async function machineProcessBench(report: Report) {
+  const dir = await mkdtemp(join(tmpdir(), 'towpath-bench-machine-'));
+  const core = startNode('server/testing/serve.ts', [], {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WINDING_PORT: '0',
+    MACHINE_PORT: '0',
+    TOWPATH_DATA_DIR: join(dir, 'data'),
+    WINDING_ALLOWED_ROOTS: dir,
+    LOG_LEVEL: 'silent',
+    TOWPATH_TEST_MACHINE_TIMINGS: JSON.stringify({ bootIdleMs: 20 }),
+  });
+  const browser = existsSync(join(REPO_ROOT, 'dist/renderer/index.html'))
+    ? await chromium.launch({ executablePath: CHROMIUM, args: ['--disable-gpu', '--no-first-run'] })
+    : undefined;
+  try {
+    const [, lan, machine] = (await core.waitFor(/listening (\S+) (\S+)/)) as [string, string, string];
+    const winding = (await (await fetch(`${lan}/api/doors`)).json()).winding.url as string;
+    const bigWind = join(dir, 'big.wind');
+    await writeBigWind(bigWind);
+    const longJob = join(dir, 'ten-million.wind');
+    await writeFile(longJob, JSON.stringify(tenMillionLines));
+    const empty = join(dir, 'empty.ts');
+    await writeFile(empty, 'export {};\n');
+    const validated = await post(`${winding}/validate/from-file`, { path: bigWind });
+    if (validated.status !== 200)
+      throw new Error(`the 60 MiB .wind did not validate: ${await validated.text()}`);
+
+    const loads: Record<LoadName, () => () => Promise<void>> = {
+      idle: () => async () => {},
+      graphql: () =>
+        keepBusy(4, () =>
+          post(`${lan}/graphql`, { query: graphqlDocument() }).then((response) => response.arrayBuffer()),
+        ),
+      wind: () =>
+        keepBusy(1, () =>
+          post(`${winding}/validate/from-file`, { path: bigWind }).then((r) => r.arrayBuffer()),
+        ),
+      plan: () =>
+        keepBusy(1, () => post(`${winding}/plan/from-file`, { path: longJob }).then((r) => r.arrayBuffer())),
+    };
+
+    const page = browser ? await browser.newPage() : undefined;
+    await page?.goto(`${lan}/`);
+    const button = page?.getByRole('button', { name: 'Emergency stop' });
+
+    /** One e-stop on a fresh pty pair with a job streaming; ms from the call to M112 at the far end. */
+    const oneTry = async (method: Method): Promise<number> => {
+      const pair = await createPtyPair(30_000);
+      const { fake, close } = await attachFakeMarlin(pair.far);
+      let child: ChildProcess | undefined;
+      try {
+        const connected = await post(`${machine}${MACHINE_ROUTES.connect}`, { port: pair.near });
+        if (!connected.ok) throw new Error(`connect failed: ${await connected.text()}`);
+        if ((await post(`${machine}${MACHINE_ROUTES.job}`, { gcode: JOB })).status !== 202)
+          throw new Error('the job did not start');
+        await fake.until(() => fake.commands.length >= 20, 30_000);
+        // The button's place is known before the clock starts: the click is one mouse press and release.
+        const box = method === 'button' ? await button?.boundingBox({ timeout: 60_000 }) : undefined;
+        const calledAt = performance.now();
+        if (method === 'door') void post(`${machine}${MACHINE_ROUTES.estop}`, {});
+        else if (method === 'button' && box)
+          void page?.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+        else
+          child = spawn(process.execPath, [join(REPO_ROOT, 'server/cli.ts'), 'estop'], {
+            env: { TOWPATH_DATA_DIR: join(dir, 'data') },
+            stdio: 'ignore',
+          });
+        await fake.until(() => fake.estopAt !== undefined, 30_000, 'M112');
+        return (fake.estopAt as number) - calledAt;
+      } finally {
+        if (child && child.exitCode === null) await new Promise((resolve) => child?.once('exit', resolve));
+        await close();
+        await pair.dispose();
+      }
+    };
+
+    const spawnEmpty = () =>
+      new Promise<number>((resolve) => {
+        const started = performance.now();
+        spawn(process.execPath, [empty], { stdio: 'ignore' }).once('exit', () =>
+          resolve(performance.now() - started),
+        );
+      });
+
+    for (const name of ['idle', 'graphql', 'wind', 'plan'] as LoadName[]) {
+      const stop = loads[name]();
+      try {
+        const methods: Method[] = button ? ['door', 'button', 'cli'] : ['door', 'cli'];
+        for (const method of methods) {
+          const latencies: number[] = [];
+          const baseline: number[] = [];
+          for (let i = 0; i < TRIES; i++) {
+            latencies.push(await oneTry(method));
+            if (method === 'cli') baseline.push(await spawnEmpty());
+          }
+          latencies.sort((a, b) => a - b);
+          const key = `machine.estop.${name}.${method}`;
+          const limits = method === 'cli' ? [null, null] : [20, 50];
+          report(`${key}.median`, 'ms', quantile(latencies, 0.5), null);
+          report(`${key}.p99`, 'ms', quantile(latencies, 0.99), limits[0] ?? null);
+          report(`${key}.max`, 'ms', latencies.at(-1) ?? Number.NaN, limits[1] ?? null);
+          if (method === 'cli') {
+            baseline.sort((a, b) => a - b);
+            report(`machine.estop.${name}.empty_module_spawn.p99`, 'ms', quantile(baseline, 0.99), null);
+            report(
+              `machine.estop.${name}.cli_minus_empty.p99`,
+              'ms',
+              quantile(latencies, 0.99) - quantile(baseline, 0.99),
+              30,
+            );
+          }
+        }
+      } finally {
+        await stop();
+      }
+    }
+    await page?.close();
+    await streamUnderLoad(report, machine, loads);
+  } finally {
+    await browser?.close();
+    core.child.kill('SIGTERM');
+    await core.finished;
+    await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  }
+}
+
+/** lines/s of a job through the machine process while the core plans and parses, ÷ the PTY floor. */
+async function streamUnderLoad(
+  report: Report,
+  machine: string,
+  loads: Record<LoadName, () => () => Promise<void>>,
+) {
+  const { roundTripFloor, startFakeProcess, LINES, command } = await import('./machine.ts');
+  const fake = await startFakeProcess();
+  try {
+    const gcode = Array.from({ length: LINES }, (_, i) => command(i + 1)).join('\n');
+    const run = async () => {
+      const started = performance.now();
+      const response = await post(`${machine}${MACHINE_ROUTES.stream}`, { gcode, port: fake.path });
+      const result = (await response.json()) as { status: string; acknowledged: number };
+      if (result.status !== 'completed') throw new Error(`the job ended ${result.status}`);
+      return LINES / ((performance.now() - started) / 1000);
+    };
+    let floor = 0;
+    let idle = 0;
+    let loaded = 0;
+    for (let round = 0; round < 4; round++) {
+      // The floor needs the port to itself; then the machine process connects first, so the figure
+      // is the job's, not the handshake's (the stream route uses the open connection).
+      floor = Math.max(floor, await roundTripFloor(fake.path, LINES));
+      const connected = await post(`${machine}${MACHINE_ROUTES.connect}`, { port: fake.path });
+      if (!connected.ok) throw new Error(`connect failed: ${await connected.text()}`);
+      try {
+        const rate = await run();
+        // The first round warms both paths up.
+        if (round > 0) idle = Math.max(idle, rate);
+        const stops = [loads.graphql(), loads.plan()];
+        try {
+          const underLoad = await run();
+          if (round > 0) loaded = Math.max(loaded, underLoad);
+        } finally {
+          await Promise.all(stops.map((stop) => stop()));
+        }
+      } finally {
+        await post(`${machine}${MACHINE_ROUTES.disconnect}`, {});
+      }
+    }
+    report('machine.process.stream.idle_to_floor', 'ratio', idle / floor, 0.9);
+    report('machine.process.stream.loaded_to_floor', 'ratio', loaded / floor, 0.9);
+  } finally {
+    await fake.stop();
+  }
+}
