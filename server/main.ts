@@ -102,7 +102,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   try {
     await winding.start();
   } catch (error) {
-    await located.then(() => machine.stop()).catch(() => {});
+    machine.abandon();
     dashboardApi.close();
     throw error;
   }
@@ -113,7 +113,8 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     await located;
     await machine.attach();
   } catch (error) {
-    await Promise.allSettled([lan.stop(), winding.stop(), machine.stop()]);
+    machine.abandon();
+    await Promise.allSettled([lan.stop(), winding.stop()]);
     dashboardApi.close();
     throw error;
   }

@@ -109,21 +109,37 @@ export class MachineLink {
     this.record = await this.attachOrStart();
   }
 
+  /**
+   * A start that failed elsewhere (a door's port taken): stops waiting, and ends a machine process
+   * this link started and nobody attached yet, without waiting for it to come up.
+   */
+  abandon(): void {
+    this.stopped = true;
+    this.events?.abort();
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null && this.record === undefined)
+      child.kill('SIGTERM');
+    else void this.release();
+  }
+
   /** Detaches; a machine process with nothing to do then exits (one with a job keeps going). */
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     this.events?.abort();
     await this.supervising.catch(() => {});
-    if (this.record) {
-      await fetch(`${this.record.url}${MACHINE_PROCESS_ROUTES.release}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ pid: process.pid }),
-        signal: AbortSignal.timeout(2000),
-      }).catch(() => {});
-    }
+    await this.release();
     this.child?.unref();
+  }
+
+  private async release() {
+    if (!this.record) return;
+    await fetch(`${this.record.url}${MACHINE_PROCESS_ROUTES.release}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pid: process.pid }),
+      signal: AbortSignal.timeout(2000),
+    }).catch(() => {});
   }
 
   // --- the controller's API, over the machine door -------------------------------------------
@@ -241,6 +257,7 @@ export class MachineLink {
     const deadline = Date.now() + START_TIMEOUT_MS;
     const lock = join(dataDir, LOCK_FILE);
     while (Date.now() < deadline) {
+      if (this.stopped) throw new StartupError('the start was abandoned');
       const running = await this.runningRecord();
       if (running) return running;
       let handle: Awaited<ReturnType<typeof open>> | undefined;
