@@ -1,15 +1,32 @@
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
 import { ConfigError, type Env, loadConfig } from '../server/config.ts';
 import { StartupError } from '../server/errors.ts';
 import { startWorkstation, type Workstation } from '../server/main.ts';
-import { OPEN_FILE_CHANNEL, type OpenFileKind, type OpenFileResult } from './preload-api.ts';
+import {
+  type FileChunk,
+  OPEN_FILE_CHANNEL,
+  type OpenFileKind,
+  type OpenFileResult,
+  READ_FILE_CHANNEL,
+  READ_FILE_MAX_BYTES,
+} from './preload-api.ts';
 import { createMainWindow, hardenSession } from './window.ts';
 
 const FILE_FILTERS: Record<OpenFileKind, Electron.FileFilter> = {
   wind: { name: 'Winding definitions', extensions: ['wind'] },
   gcode: { name: 'G-code programs', extensions: ['gcode', 'nc', 'ngc'] },
+  program: { name: 'Winding definitions and G-code', extensions: ['wind', 'gcode', 'nc', 'ngc'] },
 };
+const DIALOG_TITLES: Record<OpenFileKind, string> = {
+  wind: 'Open winding definition',
+  gcode: 'Open G-code program',
+  program: 'Open winding definition or G-code',
+};
+
+/** Files the user chose in the open dialog: the only ones the renderer may read. */
+const chosenFiles = new Set<string>();
 
 export interface DesktopOptions {
   env?: Env;
@@ -62,6 +79,9 @@ export async function startDesktop({
   }
 
   ipcMain.handle(OPEN_FILE_CHANNEL, (event, kind: unknown) => openFile(event.sender, kind));
+  ipcMain.handle(READ_FILE_CHANNEL, (_event, path: unknown, offset: unknown, length: unknown) =>
+    readChosenFile(path, offset, length),
+  );
 
   const window = createMainWindow(workstation.urls.lan, join(appRoot, 'dist', 'electron', 'preload.cjs'));
 
@@ -88,16 +108,39 @@ export async function startDesktop({
 
 async function openFile(sender: Electron.WebContents, kind: unknown): Promise<OpenFileResult> {
   // The renderer is untrusted input like any client: only the known kinds are accepted.
-  if (kind !== 'wind' && kind !== 'gcode') throw new Error(`Unknown file kind: ${String(kind)}`);
+  if (kind !== 'wind' && kind !== 'gcode' && kind !== 'program')
+    throw new Error(`Unknown file kind: ${String(kind)}`);
   const owner = BrowserWindow.fromWebContents(sender);
   const options: Electron.OpenDialogOptions = {
-    title: kind === 'wind' ? 'Open winding definition' : 'Open G-code program',
+    title: DIALOG_TITLES[kind],
     properties: ['openFile'],
     filters: [FILE_FILTERS[kind], { name: 'All files', extensions: ['*'] }],
   };
   const result = owner ? await dialog.showOpenDialog(owner, options) : await dialog.showOpenDialog(options);
   const path = result.filePaths[0];
-  return result.canceled || !path ? { canceled: true } : { canceled: false, path };
+  if (result.canceled || !path) return { canceled: true };
+  chosenFiles.add(path);
+  return { canceled: false, path };
+}
+
+async function readChosenFile(path: unknown, offset: unknown, length: unknown): Promise<FileChunk> {
+  if (typeof path !== 'string' || !chosenFiles.has(path))
+    throw new Error('Only a file chosen in the open dialog can be read');
+  if (!Number.isSafeInteger(offset) || (offset as number) < 0)
+    throw new Error('offset must be a whole number ≥ 0');
+  if (!Number.isSafeInteger(length) || (length as number) < 0)
+    throw new Error('length must be a whole number ≥ 0');
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const bytes = new Uint8Array(
+      Math.min(length as number, READ_FILE_MAX_BYTES, Math.max(0, size - (offset as number))),
+    );
+    const { bytesRead } = await handle.read(bytes, 0, bytes.length, offset as number);
+    return { bytes: bytes.subarray(0, bytesRead), size };
+  } finally {
+    await handle.close();
+  }
 }
 
 function fail(error: unknown): undefined {
