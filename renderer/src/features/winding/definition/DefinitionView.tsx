@@ -95,7 +95,8 @@ export function PlanOptionsForm({
 
 export function LayerTable({ plan }: { plan: PlanSummary }) {
   return (
-    <div className="table-scroll">
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a table wider than a narrow screen scrolls; the keyboard must reach it
+    <div className="table-scroll" tabIndex={0}>
       <table aria-label="Layers" className="layers">
         <thead>
           <tr>

@@ -7,7 +7,6 @@ import {
   Box3,
   BufferAttribute,
   BufferGeometry,
-  Color,
   CylinderGeometry,
   DataTexture,
   DirectionalLight,
@@ -41,16 +40,27 @@ export const LAYER_COLOURS = [
   '#8c564b',
 ];
 
-const PENDING_COLOUR = new Color('#9aa4ad');
+/** Not yet wound: a muted violet, apart from every layer colour and from the grey mandrel. */
+const PENDING_COLOUR = '#6f5f8f';
+
+/**
+ * A '#rrggbb' colour's components in 0–1 exactly as written: the path's shader writes them to the
+ * screen unchanged (three's Color would convert them to its linear working space first).
+ */
+function rgb(hex: string): [number, number, number] {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255];
+}
 
 const VERTEX_SHADER = /* glsl */ `
-  attribute float command;
+  // Uint32 attributes reach the shader as integers (three binds them with vertexAttribIPointer).
+  attribute uint command;
   attribute float layer;
   uniform sampler2D layerTable;
   varying float vCommand;
   varying vec4 vLayer;
   void main() {
-    vCommand = command;
+    vCommand = float(command);
     vLayer = texelFetch(layerTable, ivec2(int(layer), 0), 0);
     gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
   }
@@ -111,7 +121,7 @@ export class ToolpathScene {
       fragmentShader: FRAGMENT_SHADER,
       uniforms: {
         scrub: { value: this.scrub },
-        pending: { value: PENDING_COLOUR },
+        pending: { value: new Vector3(...rgb(PENDING_COLOUR)) },
         layerTable: { value: null },
       },
     });
@@ -272,10 +282,10 @@ export class ToolpathScene {
 
   private paintLayer(table: DataTexture, layer: number, visible: boolean): void {
     const data = table.image.data as Uint8Array;
-    const colour = new Color(LAYER_COLOURS[layer % LAYER_COLOURS.length]);
-    data[4 * layer] = Math.round(colour.r * 255);
-    data[4 * layer + 1] = Math.round(colour.g * 255);
-    data[4 * layer + 2] = Math.round(colour.b * 255);
+    const [r, g, b] = rgb(LAYER_COLOURS[layer % LAYER_COLOURS.length] as string);
+    data[4 * layer] = Math.round(r * 255);
+    data[4 * layer + 1] = Math.round(g * 255);
+    data[4 * layer + 2] = Math.round(b * 255);
     data[4 * layer + 3] = visible ? 255 : 0;
   }
 
