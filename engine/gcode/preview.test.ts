@@ -119,7 +119,9 @@ describe('preview of the reference cases', () => {
         if ((g.elapsed[k] as number) < (g.elapsed[k - 1] as number)) throw new Error(`time falls at ${k}`);
       }
       const end = g.elapsed[g.vertexCount - 1] as number;
-      expect(Math.abs(end - g.summary.estimated_time_s)).toBeLessThanOrEqual(g.summary.estimated_time_s * 1e-6);
+      expect(Math.abs(end - g.summary.estimated_time_s)).toBeLessThanOrEqual(
+        g.summary.estimated_time_s * 1e-6,
+      );
     });
   }
 
