@@ -6,7 +6,8 @@ import { expect, test } from '@playwright/test';
 import { prepareProgram } from '../engine/machine/program.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
-import { AXE_SCRIPT, type Core, startCore } from './support/core.ts';
+import { type Core, startCore } from '../server/testing/core.ts';
+import { seriousAxeViolations } from './support/axe.ts';
 
 const REFERENCE = join(process.cwd(), '..', 'shared', 'reference', 'winding');
 
@@ -100,20 +101,7 @@ test.describe('accessibility', () => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${core.lan}/winding`);
       await expect(page.getByTestId('machine-state')).toBeVisible();
-      await page.addScriptTag({ path: AXE_SCRIPT });
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run();
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      });
+      const violations = await seriousAxeViolations(page);
       expect(violations, `at ${width}px`).toEqual([]);
     }
   });

@@ -5,7 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { buildPreview } from '../engine/gcode/index.ts';
-import { AXE_SCRIPT, type Core, startCore } from './support/core.ts';
+import { type Core, startCore } from '../server/testing/core.ts';
+import { seriousAxeViolations } from './support/axe.ts';
 
 const REFERENCE = join(process.cwd(), '..', 'shared', 'reference', 'winding');
 const cases = readdirSync(REFERENCE).filter((name) => !name.includes('.'));
@@ -204,20 +205,7 @@ test.describe('accessibility', () => {
       await page.goto(`${core.lan}/winding`);
       await openFile(page, join(REFERENCE, 'conf_valid_multilayer', 'input.wind'));
       await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
-      await page.addScriptTag({ path: AXE_SCRIPT });
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run();
-        return result.violations
-          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      });
+      const violations = await seriousAxeViolations(page);
       expect(violations, `at ${width}px`).toEqual([]);
     }
   });

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTempDir } from '../server/testing/workstation.ts';
@@ -11,6 +12,7 @@ vi.mock('electron', () => fake);
 
 const { FakeApp, FakeBrowserWindow } = await import('./fake-electron.ts');
 const { startDesktop } = await import('./desktop.ts');
+const { OPEN_FILE_CHANNEL, READ_FILE_CHANNEL } = await import('./preload-api.ts');
 
 let dataDir: string;
 beforeEach(async () => {
@@ -84,7 +86,7 @@ describe('desktop main process', () => {
   it('offers a native open dialog for .wind and .gcode files only', async () => {
     const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
     stopCore = desktop?.workstation.stop;
-    const handler = fake.ipcMain.handle.mock.calls.at(-1)?.[1] as (
+    const handler = fake.ipcMain.handle.mock.calls.find((call) => call[0] === OPEN_FILE_CHANNEL)?.[1] as (
       event: unknown,
       kind: unknown,
     ) => Promise<unknown>;
@@ -100,9 +102,47 @@ describe('desktop main process', () => {
     fake.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: true, filePaths: [] });
     expect(await handler(event, 'gcode')).toEqual({ canceled: true });
 
+    fake.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: true, filePaths: [] });
+    expect(await handler(event, 'program')).toEqual({ canceled: true });
+    expect(fake.dialog.showOpenDialog.mock.calls.at(-1)?.[0]).toMatchObject({
+      filters: [{ extensions: ['wind', 'gcode', 'nc', 'ngc'] }, { extensions: ['*'] }],
+    });
+
     const calls = fake.dialog.showOpenDialog.mock.calls.length;
     await expect(handler(event, '../../etc')).rejects.toThrow('Unknown file kind');
     await expect(handler(event, { kind: 'wind' })).rejects.toThrow('Unknown file kind');
     expect(fake.dialog.showOpenDialog.mock.calls.length).toBe(calls);
+  });
+
+  it('reads, in chunks, only files the open dialog returned', async () => {
+    const dir = await makeTempDir('towpath-desktop-');
+    const chosen = join(dir, 'part.gcode');
+    const other = join(dir, 'secret.txt');
+    await writeFile(chosen, 'G0 X1\nG0 X2\n');
+    await writeFile(other, 'not yours');
+    {
+      const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+      stopCore = desktop?.workstation.stop;
+      const handlerOf = (channel: string) =>
+        fake.ipcMain.handle.mock.calls.find((call) => call[0] === channel)?.[1] as (
+          event: unknown,
+          ...args: unknown[]
+        ) => Promise<unknown>;
+      const open = handlerOf(OPEN_FILE_CHANNEL);
+      const read = handlerOf(READ_FILE_CHANNEL);
+      await expect(read({}, chosen, 0, 4)).rejects.toThrow(
+        'Only a file chosen in the open dialog can be read',
+      );
+
+      fake.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: false, filePaths: [chosen] });
+      await open({ sender: {} }, 'program');
+      const first = (await read({}, chosen, 0, 4)) as { bytes: Uint8Array; size: number };
+      expect(new TextDecoder().decode(first.bytes)).toBe('G0 X');
+      expect(first.size).toBe(12);
+      const rest = (await read({}, chosen, 4, 100)) as { bytes: Uint8Array };
+      expect(new TextDecoder().decode(rest.bytes)).toBe('1\nG0 X2\n');
+      await expect(read({}, other, 0, 4)).rejects.toThrow('Only a file chosen');
+      await expect(read({}, chosen, -1, 4)).rejects.toThrow('offset');
+    }
   });
 });

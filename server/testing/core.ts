@@ -1,8 +1,9 @@
-// A real `towpath serve` on free loopback ports with a throw-away data folder, for one spec file.
+// A real `towpath serve` process on free loopback ports with a throw-away data folder, for an
+// end-to-end spec file or a browser benchmark.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Running, startNode } from '../../server/testing/process.ts';
+import { type Running, startNode } from './process.ts';
 
 export interface Core {
   lan: string;
@@ -29,6 +30,3 @@ export async function startCore(env: Record<string, string> = {}): Promise<Core>
     },
   };
 }
-
-/** axe-core inside the page: the serious and critical violations (rule id and first target). */
-export const AXE_SCRIPT = join(process.cwd(), 'node_modules', 'axe-core', 'axe.min.js');
