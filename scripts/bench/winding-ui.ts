@@ -3,7 +3,8 @@
 //   (target ≤ 2.0 s), peak main-thread JS heap (≤ 300 MB), longest main-thread task while loading
 //   (≤ 100 ms, PerformanceObserver `longtask`);
 // - timeline scrubbing: median and p99 frame time over 200 scrub steps (software GL here);
-// - planning a reference definition in the browser's worker (plan + preview) vs in Node (plan), lines/s.
+// - planning a reference definition in the browser's worker (plan + preview geometry, as the worker
+//   times it) vs in Node (plan only), lines/s.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -136,7 +137,7 @@ export const bench: Bench = async (report) => {
     const browserSeconds = ((planLoad.done ?? 0) - (planLoad.start ?? 0)) / 1000;
     report('winding-ui: planning in Node (avbay_single)', 'lines/s', lines / nodeSeconds, null);
     report(
-      'winding-ui: planning + preview in the browser worker (avbay_single)',
+      'winding-ui: planning + preview geometry in the browser worker (avbay_single)',
       'lines/s',
       lines / browserSeconds,
       lines / nodeSeconds,

@@ -172,6 +172,11 @@ export function DefinitionView({
   return (
     <section className="definition" aria-labelledby="definition-title">
       <h2 id="definition-title">{result.name}</h2>
+      {result.ok && (
+        <p className="definition__timing" data-testid="worker-time" data-ms={result.workerMs.toFixed(1)}>
+          {result.plan ? 'Planned' : 'Simulated'} and previewed in {(result.workerMs / 1000).toFixed(2)} s
+        </p>
+      )}
       {result.kind === 'wind' && (
         <PlanOptionsForm
           options={options}

@@ -49,6 +49,8 @@ export type LoadResult =
       simulation: SimulationSummary;
       geometry: ViewGeometry;
       bytes: number;
+      /** Time the worker spent on this request (reading, planning or simulating, preview), ms. */
+      workerMs: number;
     }
   | { ok: false; kind: ProgramKind; name: string; error: ProgramError };
 

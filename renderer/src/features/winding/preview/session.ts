@@ -56,6 +56,8 @@ export class PreviewSession {
   private incoming: Incoming | null = null;
   /** The newest open request: an older one still reading gives up. */
   private current = 0;
+  /** When the request being answered arrived. */
+  private started = 0;
 
   constructor(post: Post) {
     this.post = post;
@@ -74,6 +76,7 @@ export class PreviewSession {
   }
 
   private async dispatch(request: WorkerRequest): Promise<void> {
+    if (request.type !== 'open-chunk' && request.type !== 'open-end') this.started = performance.now();
     switch (request.type) {
       case 'open-blob': {
         this.current = request.id;
@@ -207,6 +210,7 @@ export class PreviewSession {
       simulation: geometry.summary,
       geometry: viewGeometry(geometry, null),
       bytes: reader.program.byteLength,
+      workerMs: performance.now() - this.started,
     });
   }
 
@@ -245,6 +249,7 @@ export class PreviewSession {
       simulation: geometry.summary,
       geometry: viewGeometry(geometry, definition),
       bytes: program.byteLength,
+      workerMs: performance.now() - this.started,
     });
   }
 

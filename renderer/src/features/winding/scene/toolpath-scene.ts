@@ -106,7 +106,7 @@ export class ToolpathScene {
   constructor(canvas: HTMLCanvasElement, onFrame?: (stats: SceneStats) => void) {
     this.onFrame = onFrame;
     // preserveDrawingBuffer: the acceptance checks and screenshots read the pixels back.
-    this.renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    this.renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
     this.renderer.setClearColor('#f7f9fb');
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.scene.add(new AmbientLight('#ffffff', 1.6));
