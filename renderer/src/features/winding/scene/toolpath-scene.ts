@@ -20,6 +20,7 @@ import {
   Sphere,
   SphereGeometry,
   UnsignedByteType,
+  Vector2,
   Vector3,
   WebGLRenderer,
 } from 'three';
@@ -234,8 +235,11 @@ export class ToolpathScene {
     this.requestRender();
   }
 
+  /** Sizes the drawing buffer; a frame is drawn only when the size really changed (a big path is slow to draw in software GL). */
   resize(width: number, height: number): void {
     if (width <= 0 || height <= 0) return;
+    const size = this.renderer.getSize(new Vector2());
+    if (size.x === Math.floor(width) && size.y === Math.floor(height)) return;
     this.renderer.setSize(width, height, false);
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();

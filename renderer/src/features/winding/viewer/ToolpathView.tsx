@@ -56,6 +56,8 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
     if (!canvas) return;
     const scene = new ToolpathScene(canvas, setStats);
     sceneRef.current = scene;
+    // Sized before the first frame: the observer reports only after the first frame is drawn.
+    scene.resize(canvas.clientWidth, canvas.clientHeight);
     const observer = new ResizeObserver(([entry]) => {
       if (entry) scene.resize(entry.contentRect.width, entry.contentRect.height);
     });
