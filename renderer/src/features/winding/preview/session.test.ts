@@ -5,6 +5,7 @@ import { buildPreview } from '../../../../../engine/gcode/index.ts';
 import { prepareProgram } from '../../../../../engine/machine/program.ts';
 import { gcodeName, metricsJson } from '../definition/DefinitionView.tsx';
 import { lastVertexAtOrBefore } from '../scene/toolpath-scene.ts';
+import { PreviewClient, type ProgressReport } from './client.ts';
 import { ProgramBytes } from './program-bytes.ts';
 import type { LoadResult, WorkerAnswer, WorkerRequest } from './protocol.ts';
 import { PreviewSession } from './session.ts';
@@ -110,6 +111,25 @@ describe('preview session', () => {
     });
     const empty = await s.open('empty.gcode', new Uint8Array());
     expect(empty).toMatchObject({ ok: false, error: { level: 'simulation', message: 'Program is empty' } });
+  });
+});
+
+describe('preview client on the main thread (no Worker here)', () => {
+  it('opens a program with progress, answers lines and hands out the program to save', async () => {
+    expect(typeof Worker).toBe('undefined');
+    const client = new PreviewClient();
+    const progress: ProgressReport[] = [];
+    const gcode = read('conf_valid_helical/expected-xab.gcode');
+    const result = ok(
+      await client.openBlob('helical.gcode', new Blob([gcode]), XAB, (p) => progress.push(p)),
+    );
+    expect(progress.at(-1)).toEqual({ phase: 'reading', done: gcode.length, total: gcode.length });
+    expect(result.geometry.commandCount).toBe(buildPreview(new Uint8Array(gcode)).commandCount);
+    const last = await client.line(result.geometry.commandCount);
+    expect(last?.text).toBe(gcode.toString().trimEnd().split('\n').at(-1));
+    const blob = await client.programBlob();
+    expect(Buffer.from(await (blob as Blob).arrayBuffer()).equals(gcode)).toBe(true);
+    await client.close();
   });
 });
 
