@@ -87,7 +87,7 @@ describe('/api/tasks', () => {
       dueDay: DAY,
     });
     const asked = host.requests.filter((r) => r.path === '/tasks');
-    expect(asked.at(-1)?.query).toEqual({ tagId: TODAY });
+    expect(asked.at(-1)?.query).toEqual({ tagId: TODAY, includeDone: 'true' });
   });
 
   it('tracks: current is null, start makes it current, set-current switches, stop-current clears', async () => {
@@ -122,6 +122,10 @@ describe('/api/tasks', () => {
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ id: 'wrapMandrel001', isDone: true });
     expect(host.store.active.get('wrapMandrel001')?.isDone).toBe(true);
+    const today = await call(ws, 'GET', '/api/tasks/today');
+    expect(today.body.items.find((t: { id: string }) => t.id === 'wrapMandrel001')).toMatchObject({
+      isDone: true,
+    });
     const reopened = await call(ws, 'POST', '/api/tasks/wrapMandrel001/uncomplete');
     expect(reopened.body).toMatchObject({ id: 'wrapMandrel001', isDone: false });
   });

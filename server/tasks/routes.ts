@@ -99,7 +99,8 @@ export async function taskRoutes(app: FastifyInstance, { env }: TaskRoutesOption
 
   app.get('/api/tasks/today', async (_request, reply) => {
     noStore(reply);
-    return run('list_tasks', { tagId: 'TODAY' });
+    // Done ones too: an operator who ticks a task off today still sees it, and can undo that.
+    return run('list_tasks', { tagId: 'TODAY', includeDone: true });
   });
 
   app.get('/api/tasks/current', async (_request, reply) => {
