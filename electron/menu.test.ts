@@ -20,7 +20,7 @@ const named = (items: MenuItemConstructorOptions[], label: string) =>
 const labels = (items: MenuItemConstructorOptions[]) =>
   items.map((item) => item.label ?? item.role ?? item.type);
 const click = (item: MenuItemConstructorOptions | undefined) =>
-  (item?.click as unknown as () => void | undefined)?.();
+  (item?.click as unknown as (() => void) | undefined)?.();
 
 describe('application menu', () => {
   it('has File, Edit, View and Help on Windows and Linux, with the file actions and Quit', () => {

@@ -1,6 +1,5 @@
 // `towpath stream` against the fake Marlin on a real pseudo-terminal pair: in process (to drive
 // Ctrl-C and the prompt) and once as a real child process streaming a planned reference program.
-import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
 import { type RecordingIo, recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, startNode } from '../testing/process.ts';
+import { towpathOnTerminal } from '../testing/terminal.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 import type { StreamIo } from './stream.ts';
 
@@ -295,47 +295,11 @@ describe('towpath stream against a controller that stops answering', () => {
   });
 });
 
-/** `towpath stream` under `script`, so stdin and stderr are a real terminal (a pseudo-terminal). */
-function onTerminal(args: string[]) {
-  const command = [process.execPath, join(REPO_ROOT, 'server/cli.ts'), ...args]
-    .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
-    .join(' ');
-  const child = spawn('/usr/bin/script', ['-q', '-e', '-c', command, '/dev/null'], {
-    cwd: REPO_ROOT,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let screen = '';
-  const seen = new Set<() => void>();
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    screen += chunk;
-    for (const check of seen) check();
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return {
-    type: (text: string) => child.stdin.write(text),
-    screen: () => screen,
-    exited,
-    kill: () => child.kill('SIGKILL'),
-    shows: (pattern: RegExp) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (pattern.test(screen)) {
-            seen.delete(check);
-            resolve();
-          }
-        };
-        seen.add(check);
-        void exited.then(() => reject(new Error(`exited before ${pattern}: ${screen}`)));
-        check();
-      }),
-  };
-}
-
 describe('towpath stream on a terminal', () => {
   it('shows the prompt on Ctrl-C while the line is in flight; e puts M112 on the wire', async () => {
     const { pair, fake } = await stallAtLine3('busy: processing');
     const { file } = await gcodeFile(10);
-    const terminal = onTerminal(['stream', file, '--port', pair.near, '--timeout', '600']);
+    const terminal = towpathOnTerminal(['stream', file, '--port', pair.near, '--timeout', '600']);
     cleanups.push(async () => terminal.kill());
     await fake.until(lineThreeSent(fake), 20_000, 'line 3');
     terminal.type('\x03');
@@ -351,7 +315,7 @@ describe('towpath stream on a terminal', () => {
   it('aborts on a second Ctrl-C at the prompt: exit 130 within the job, port closed', async () => {
     const { pair, fake } = await stallAtLine3();
     const { file } = await gcodeFile(10);
-    const terminal = onTerminal(['stream', file, '--port', pair.near, '--timeout', '600']);
+    const terminal = towpathOnTerminal(['stream', file, '--port', pair.near, '--timeout', '600']);
     cleanups.push(async () => terminal.kill());
     await fake.until(lineThreeSent(fake), 20_000, 'line 3');
     terminal.type('\x03');
