@@ -7,6 +7,7 @@ type PageModule = { default: ComponentType };
 
 const PAGES: Record<string, () => Promise<PageModule>> = {
   '/winding': () => import('../features/winding/WindingPage.tsx'),
+  '/tasks': () => import('../features/tasks/TasksPage.tsx'),
 };
 
 const lazyPages = new Map<string, LazyExoticComponent<ComponentType>>();

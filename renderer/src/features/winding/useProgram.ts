@@ -113,9 +113,19 @@ export function useProgram(): ProgramControls {
     api?.readFile === undefined
       ? undefined
       : async () => {
-          const chosen = await api.openFile('program');
+          // The dialog offers definitions first; its "All files" filter reaches G-code.
+          const chosen = await api.openFile('wind');
           if (!chosen.canceled) await openPath(chosen.path);
         };
+
+  // The desktop app's File menu (Open, Open Recent) opens into this page.
+  useEffect(() => {
+    const api = desktopApi();
+    if (!api?.readFile || !api.onMenuCommand) return;
+    return api.onMenuCommand((command) => {
+      if (command.type === 'open-file') void openPath(command.path);
+    });
+  }, [openPath]);
 
   const setOptions = useCallback(
     async (next: PlanOptionsState) => {
