@@ -96,6 +96,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
         allowRemote: () => config.machineRemoteControl,
         isSignedIn: signedInUser(services),
       },
+      tasks: config.tasks,
     }),
   );
 

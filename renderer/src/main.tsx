@@ -1,7 +1,8 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppFrame } from './app/AppFrame.tsx';
+import { EmergencyStop } from './app/EmergencyStop.tsx';
+import { Providers } from './app/providers.tsx';
 import './app/app.css';
 
 const root = document.getElementById('root');
@@ -9,8 +10,8 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <QueryClientProvider client={new QueryClient()}>
-      <AppFrame />
-    </QueryClientProvider>
+    <Providers>
+      <AppFrame headerActions={<EmergencyStop />} />
+    </Providers>
   </StrictMode>,
 );

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import type { BridgeEnv } from '../../bridge/config.ts';
 import { createHttpApp } from '../http/app.ts';
 import type { Door } from '../http/door.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
 import { type MachineForwardOptions, machineForwardRoutes } from '../machine/forward.ts';
+import { taskRoutes } from '../tasks/routes.ts';
 import { doorsRoutes } from './doors.ts';
 import { serveRenderer } from './renderer.ts';
 
@@ -15,6 +17,8 @@ export interface LanDoorOptions {
   graphql?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* (forwarded to the machine process) for the renderer when given. */
   machine?: MachineForwardOptions;
+  /** Mounts /api/tasks/* (the operator's task app, loopback only) when given the bridge's env. */
+  tasks?: BridgeEnv;
 }
 
 /** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
@@ -24,12 +28,14 @@ export async function buildLanDoor({
   winding,
   graphql,
   machine,
+  tasks,
 }: LanDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(logger, 'lan');
   await app.register(healthRoute);
   await app.register(doorsRoutes, { winding });
   if (graphql) await graphql(app);
   if (machine) await app.register(machineForwardRoutes, machine);
+  if (tasks) await app.register(taskRoutes, { env: tasks });
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });
   return app;

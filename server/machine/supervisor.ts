@@ -37,6 +37,7 @@ const POLL_MS = 50;
 const LOG_FILE = 'machine-process.log';
 const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
 const LOCK_FILE = 'machine.lock';
+const JOB_POLL_MS = 100;
 
 export const CRASH_MESSAGE = 'Machine process ended unexpectedly';
 
@@ -82,10 +83,15 @@ export class MachineLink {
   private events: AbortController | undefined;
   private stopped = false;
   private supervising: Promise<void> = Promise.resolve();
+  /** While a job runs: the status is asked for now and then (events tell acknowledgements, not sends). */
+  private readonly poll = setInterval(() => {
+    if (this.record && !this.stopped && isBusy(this.mirror.state)) void this.refresh().catch(() => {});
+  }, JOB_POLL_MS);
 
   constructor(options: MachineLinkOptions) {
     this.options = options;
     this.logger = options.logger.child({ part: 'machine-link' });
+    this.poll.unref();
   }
 
   /** The machine door's URL (after start). */
@@ -115,6 +121,7 @@ export class MachineLink {
    */
   abandon(): void {
     this.stopped = true;
+    clearInterval(this.poll);
     this.events?.abort();
     const child = this.child;
     if (child && child.exitCode === null && child.signalCode === null && this.record === undefined)
@@ -126,6 +133,7 @@ export class MachineLink {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
+    clearInterval(this.poll);
     this.events?.abort();
     await this.supervising.catch(() => {});
     await this.release();

@@ -1,7 +1,7 @@
-import type { MouseEvent, ReactNode } from 'react';
+import { type MouseEvent, type ReactNode, Suspense } from 'react';
 import { AREAS, areaFor } from './areas.ts';
-import { EmergencyStop } from './EmergencyStop.tsx';
 import { usePathname } from './router.ts';
+import { pageFor } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
 
 function Overview({ navigate }: { navigate: (path: string) => void }) {
@@ -31,12 +31,27 @@ function follow(navigate: (path: string) => void, path: string) {
   };
 }
 
-export function AppFrame() {
+export interface AppFrameProps {
+  /**
+   * Shown in the header on every screen: the slot of the global EmergencyStopButton (the machine
+   * door's e-stop, built with the machine process), e.g. `<AppFrame headerActions={<EmergencyStopButton />} />`.
+   */
+  headerActions?: ReactNode;
+}
+
+export function AppFrame({ headerActions }: AppFrameProps = {}) {
   const [pathname, navigate] = usePathname();
   const area = areaFor(pathname);
+  const Page = area ? pageFor(area.path) : undefined;
 
   let page: ReactNode;
   if (pathname === '/') page = <Overview navigate={navigate} />;
+  else if (Page)
+    page = (
+      <Suspense fallback={<p className="page page__loading">Loading…</p>}>
+        <Page />
+      </Suspense>
+    );
   else if (area)
     page = (
       <section className="page">
@@ -76,7 +91,7 @@ export function AppFrame() {
             </a>
           ))}
         </nav>
-        <EmergencyStop />
+        {headerActions && <div className="app__actions">{headerActions}</div>}
       </header>
       <main className="app__main">{page}</main>
       <StatusBar />
