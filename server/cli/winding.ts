@@ -59,8 +59,7 @@ async function withJsonErrors<T>(
 }
 
 export const plan: Command = {
-  summary: 'plan a .wind definition into G-code',
-  usage: 'towpath plan <file.wind> [-o out.gcode] [--axis-format xab|xyz] [--verbose] [--json]',
+  exitCode: windingExitCode,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       output: { type: 'string', short: 'o' },
@@ -108,8 +107,7 @@ export const plan: Command = {
 };
 
 export const validate: Command = {
-  summary: 'check a .wind definition (schema and planning) without writing G-code',
-  usage: 'towpath validate <file.wind> [--json]',
+  exitCode: windingExitCode,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
     const input = onePositional(positionals, 'the .wind file to validate');
@@ -131,8 +129,7 @@ export const validate: Command = {
 };
 
 export const simulate: Command = {
-  summary: 'simulate a G-code program: time, distance and tow',
-  usage: 'towpath simulate <file.gcode> [--json]',
+  exitCode: windingExitCode,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
     const input = onePositional(positionals, 'the G-code file to simulate');
