@@ -9,6 +9,7 @@ import { parseDuration } from './durations.ts';
 import { BridgeError, errorLine, invalidField, toBridgeError } from './errors.ts';
 import { type Format, type Printable, render } from './format.ts';
 import { HostClient } from './host.ts';
+import type { McpOptions } from './mcp.ts';
 import { truncationNote } from './lists.ts';
 import { DELETE_REFUSAL, OPERATIONS, type Operation, runOperation } from './operations.ts';
 import { VERSION } from './version.ts';
@@ -22,6 +23,8 @@ export interface CliIo {
   doctorPauseMs?: number;
   /** The absolute path of the running single executable, when running as one (§8). */
   executable?: string | undefined;
+  /** Tools `mcp` serves after the 16: the sidecar's combined entry (server/mcp/) passes them in. */
+  mcpExtraTools?: McpOptions['extraTools'];
 }
 
 /** The keys of CLIENTS in clients.ts (a test keeps them equal), named here to keep that module lazy. */
@@ -294,7 +297,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     // Loaded on demand: the MCP SDK would double the start-up time of every other command.
     const { runMcpServer } = await import('./mcp.ts');
-    return runMcpServer({ env: io.env, stderr: io.stderr });
+    return runMcpServer({ env: io.env, stderr: io.stderr, extraTools: io.mcpExtraTools });
   }
   if (first === 'tasks' && argv[1] === 'delete') {
     writeError(io, new BridgeError('UNSUPPORTED_OPERATION', DELETE_REFUSAL), false);
@@ -309,14 +312,18 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   return runCommand(op, argv.slice(op.command.length), io);
 }
 
-/** Runs the CLI on this process's arguments and streams; `executable` is set by the sidecar. */
-export function runProcess(executable?: string): void {
+/**
+ * Runs the CLI on this process's arguments and streams; the sidecar sets `executable` and passes
+ * the workstation's MCP tools.
+ */
+export function runProcess(executable?: string, mcpExtraTools?: McpOptions['extraTools']): void {
   // No top-level await: the sidecar bundle is CommonJS.
   void main(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     env: readProcessEnv(),
     executable,
+    mcpExtraTools,
   }).then((code) => {
     process.exitCode = code;
   });

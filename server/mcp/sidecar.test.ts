@@ -5,9 +5,9 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runNode } from '../server/testing/process.ts';
-import { type FakeHost, startFakeHost } from './fake-host/server.ts';
-import { connectMcp } from './test-support.ts';
+import { type FakeHost, startFakeHost } from '../../bridge/fake-host/server.ts';
+import { connectMcp } from '../../bridge/test-support.ts';
+import { REPO_ROOT, runNode } from '../testing/process.ts';
 
 const SIDECAR = join(
   REPO_ROOT,
