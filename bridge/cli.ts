@@ -9,8 +9,8 @@ import { parseDuration } from './durations.ts';
 import { BridgeError, errorLine, invalidField, toBridgeError } from './errors.ts';
 import { type Format, type Printable, render } from './format.ts';
 import { HostClient } from './host.ts';
-import type { McpOptions } from './mcp.ts';
 import { truncationNote } from './lists.ts';
+import type { McpOptions } from './mcp.ts';
 import { DELETE_REFUSAL, OPERATIONS, type Operation, runOperation } from './operations.ts';
 import { VERSION } from './version.ts';
 

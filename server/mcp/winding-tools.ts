@@ -5,7 +5,7 @@
 // running workstation. Nothing here moves the machine.
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { BridgeError, issuesFromZod } from '../../bridge/errors.ts';
+import { BridgeError } from '../../bridge/errors.ts';
 import { type ExtraTools, errorResult, jsonSchema } from '../../bridge/mcp.ts';
 import { PlanningError, SimulationError, WindFileError } from '../../engine/errors.ts';
 import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
@@ -187,6 +187,13 @@ export function toToolFailure(error: unknown): ToolFailure | undefined {
   return undefined;
 }
 
+/** The first problem as `<field>: <the door's message>` (unknown fields are refused by name). */
+function argumentProblem(error: z.ZodError): string {
+  const [issue] = error.issues;
+  if (issue?.code === 'unrecognized_keys') return `${issue.keys[0]}: unknown field`;
+  return `${issue?.path.join('.') || 'arguments'}: ${issue?.message}`;
+}
+
 function failure(error: ToolFailure): CallToolResult {
   return errorResult(new BridgeError(error.code, error.message));
 }
@@ -239,10 +246,7 @@ export function windingTools(context: WindingToolsContext): ExtraTools {
       if (!tool) return undefined;
       return (async () => {
         const parsed = tool.input.safeParse(args === undefined ? {} : args);
-        if (!parsed.success) {
-          const [issue] = issuesFromZod(parsed.error);
-          return failure(new ToolFailure('INVALID_INPUT', `${issue?.path}: ${issue?.message}`));
-        }
+        if (!parsed.success) return failure(new ToolFailure('INVALID_INPUT', argumentProblem(parsed.error)));
         try {
           const body = await tool.run(parsed.data as never, context);
           return { structuredContent: body, content: [{ type: 'text', text: JSON.stringify(body) }] };
