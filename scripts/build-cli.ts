@@ -3,10 +3,10 @@
 // server/cli.ts imports the bundle only while every listed source is unchanged, else the sources
 // themselves. Measured on the 2-core dev machine: one bundled module starts in about a third of
 // the CPU time of the ~130 modules it replaces (no per-file type stripping, no module resolution).
-import { renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'dist', 'cli');
@@ -20,9 +20,36 @@ interface BundleInput {
   mtimeMs: number;
 }
 
+// The loader compiles its field table from the `.wind` JSON Schema, which engine/wind/json-schema.ts
+// generates from the zod schema at every start. The bundle takes the checked-in document instead
+// (a test keeps the two equal), which leaves zod out: a quarter of the bundle's start-up.
+const WIND_SCHEMA_SOURCES = ['engine/wind/json-schema.ts', 'engine/wind/schema.ts'];
+const WIND_SCHEMA_FILE = join(ROOT, 'resources', 'schemas', 'wind.schema.json');
+const checkedInWindSchema: Plugin = {
+  name: 'checked-in-wind-schema',
+  setup(build) {
+    build.onResolve({ filter: /\/json-schema\.ts$/ }, (args) =>
+      join(args.resolveDir, args.path) === join(ROOT, WIND_SCHEMA_SOURCES[0] as string)
+        ? { path: 'wind-json-schema', namespace: 'checked-in' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'checked-in' }, () => ({
+      resolveDir: ROOT,
+      loader: 'js',
+      contents: [
+        `import schema from ${JSON.stringify(WIND_SCHEMA_FILE)} with { type: 'json' };`,
+        'export const WIND_SCHEMA_ID = schema.$id;',
+        'export function windJsonSchema() { return structuredClone(schema); }',
+        "export function renderWindJsonSchema() { throw new Error('renderWindJsonSchema is not in the CLI bundle'); }",
+      ].join('\n'),
+    }));
+  },
+};
+
 for (const [name, entry] of Object.entries(CLI_BUNDLES)) {
   const outfile = join(OUT_DIR, `${name}.mjs`);
-  const { metafile } = await build({
+  const started = Date.now();
+  const { metafile, outputFiles } = await build({
     entryPoints: [join(ROOT, entry)],
     bundle: true,
     platform: 'node',
@@ -30,17 +57,29 @@ for (const [name, entry] of Object.entries(CLI_BUNDLES)) {
     target: 'node22',
     outfile,
     metafile: true,
+    write: false,
+    plugins: [checkedInWindSchema],
     legalComments: 'none',
     logLevel: 'warning',
   });
-  // Listed after the bundle is written: a source saved during the build makes the list stale, never
-  // the bundle silently old.
-  const inputs: BundleInput[] = Object.keys(metafile.inputs).map((input) => {
-    const path = relative(ROOT, join(process.cwd(), input));
+  // Renamed into place: a command starting meanwhile reads the old bundle or the new one, whole.
+  mkdirSync(OUT_DIR, { recursive: true });
+  for (const file of outputFiles) {
+    writeFileSync(`${file.path}.${process.pid}.tmp`, file.contents);
+    renameSync(`${file.path}.${process.pid}.tmp`, file.path);
+  }
+  const sources = Object.keys(metafile.inputs).filter((input) => !input.startsWith('checked-in:'));
+  // The replaced sources stay listed: editing them makes the bundle stale like any other source.
+  const inputs: BundleInput[] = [
+    ...sources.map((input) => join(process.cwd(), input)),
+    ...WIND_SCHEMA_SOURCES.map((path) => join(ROOT, path)),
+  ].map((absolute) => {
+    const path = relative(ROOT, absolute);
     const { size, mtimeMs } = statSync(join(ROOT, path));
-    return { path, size, mtimeMs };
+    // Saved while esbuild read it: the bundle may hold the older text, so list it as stale.
+    return { path, size, mtimeMs: mtimeMs >= started ? -1 : mtimeMs };
   });
   const list = join(OUT_DIR, `${name}.inputs.json`);
-  writeFileSync(`${list}.tmp`, JSON.stringify(inputs));
-  renameSync(`${list}.tmp`, list);
+  writeFileSync(`${list}.${process.pid}.tmp`, JSON.stringify(inputs));
+  renameSync(`${list}.${process.pid}.tmp`, list);
 }

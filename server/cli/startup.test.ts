@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadFreshBundle } from '../cli.ts';
+import { recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, runNode } from '../testing/process.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 
@@ -57,6 +58,37 @@ describe('towpath start-up', () => {
 });
 
 describe('the winding commands bundle', () => {
+  it('once built, is what the winding commands run, with the same results as the sources', async () => {
+    const build = await runNode('scripts/build-cli.ts', []);
+    expect(build.code, build.stderr).toBe(0);
+    const bundled = (await loadFreshBundle(pathToFileURL(`${REPO_ROOT}/`), 'winding')) as
+      | typeof import('./winding.ts')
+      | undefined;
+    expect(bundled?.plan.run).toEqual(expect.any(Function));
+    const sources = await import('./winding.ts');
+    expect(bundled?.plan).not.toBe(sources.plan);
+
+    const dir = await makeTempDir();
+    const outputs: string[] = [];
+    for (const [label, commands] of [
+      ['bundle', bundled],
+      ['sources', sources],
+    ] as const) {
+      const input = join(dir, `${label}.wind`);
+      await copyFile(join(REFERENCE, 'multi_layer', 'input.wind'), input);
+      const io = recordingIo();
+      expect(await commands?.plan.run([input, '--json', '--axis-format', 'xyz'], io)).toBe(0);
+      outputs.push(io.out.join('').replaceAll(label, 'X'));
+      outputs.push(await readFile(join(dir, `${label}.gcode`), 'utf8'));
+    }
+    expect(outputs[0]).toBe(outputs[2]);
+    expect(outputs[1]).toBe(outputs[3]);
+
+    const { modules } = await loadedBy('validate', join(dir, 'sources.wind'));
+    expect(modules).toContain('dist/cli/winding.mjs');
+    expect(modules.filter((m) => m.startsWith('engine/') || m.includes('node_modules/zod/'))).toEqual([]);
+  });
+
   async function fakeBuild() {
     const root = await makeTempDir();
     await mkdir(join(root, 'dist', 'cli'), { recursive: true });
