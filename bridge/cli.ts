@@ -2,6 +2,7 @@
 // executable. `main` takes its arguments, writers and environment so tests can run it in-process.
 // Start-up time is most of a CLI run: doctor, the client configuration and the MCP server are
 // loaded only by the commands that need them.
+import { enableCompileCache } from 'node:module';
 import type { ClientName } from './clients.ts';
 import { type BridgeEnv, type HostSettings, parseHostSettings, readProcessEnv } from './config.ts';
 import { parseIsoTime } from './dates.ts';
@@ -329,4 +330,9 @@ export function runProcess(executable?: string, mcpExtraTools?: McpOptions['extr
   });
 }
 
-if (import.meta.main) runProcess();
+if (import.meta.main) {
+  // Compiled modules are cached on disk between runs (keyed by their text): most of a short
+  // command's start-up otherwise.
+  enableCompileCache();
+  runProcess();
+}

@@ -151,6 +151,8 @@ function processIo(): CliIo {
 }
 
 if (import.meta.main) {
+  // Compiled modules are cached on disk between runs (keyed by their text), so a command's modules
+  // are stripped of types and compiled once, not at every start.
   enableCompileCache();
   process.exitCode = await main(process.argv.slice(2));
 }
