@@ -55,6 +55,10 @@ export const bench: Bench = async (report) => {
   try {
     const both = (name: string, times: number[], target: number | null) =>
       reportTimes(report, name, times, target);
+    // The floor of every figure here: Node starting (and type-stripping) an empty .ts file.
+    const empty = join(dir, 'empty.ts');
+    writeFileSync(empty, 'export {};\n');
+    both('startup.node_empty_ts', timed([empty]), null);
     both('startup.towpath_help', timed(['server/cli.ts', '--help']), 100);
 
     const small = join(dir, 'simple_cylinder.wind');

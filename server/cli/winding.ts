@@ -86,7 +86,7 @@ export const plan: Command = {
             planToFile(definition, output, {
               axisFormat: axisFormat as AxisFormat,
               verbose: values.verbose ?? false,
-              onProgress: (lines) => progress.update(lines),
+              onProgress: countLines(io, progress),
             }),
           );
         } catch (error) {
@@ -118,7 +118,7 @@ export const validate: Command = {
       async () => {
         const definition = await readWindDefinition(input);
         await withProgress(io, 'Validating', 'lines', (progress) =>
-          checkPlanInSlices(definition, { onProgress: (lines) => progress.update(lines) }),
+          checkPlanInSlices(definition, { onProgress: countLines(io, progress) }),
         );
         if (values.json) writeJson(io, { status: 'ok', path: input });
         else io.stdout(`${input} is valid\n`);
@@ -167,6 +167,11 @@ async function withProgress<T>(
   } finally {
     progress.finish();
   }
+}
+
+/** Lines for the bar; none without one, so the planner does not count the lines it writes. */
+function countLines(io: CliIo, progress: Progress): ((lines: number) => void) | undefined {
+  return io.progress ? (lines) => progress.update(lines) : undefined;
 }
 
 function duration(seconds: number): string {
