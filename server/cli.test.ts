@@ -83,7 +83,7 @@ describe('towpath serve', () => {
 
     // The first instance is untouched.
     expect((await fetch(`${first.lan}/healthz`)).status).toBe(200);
-  });
+  }, 60_000); // three full core starts: slow on a loaded machine
 
   it('refuses an invalid environment value with one clear line', async () => {
     expectOneLineFailure(
