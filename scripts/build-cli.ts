@@ -1,8 +1,10 @@
-// `npm run build:cli`: the winding commands of `towpath` (plan, validate, simulate) as one ES module,
-// dist/cli/winding.mjs, beside a list of the sources it was built from (path, size, mtime).
-// server/cli.ts imports the bundle only while every listed source is unchanged, else the sources
-// themselves. Measured on the 2-core dev machine: one bundled module starts in about a third of
-// the CPU time of the ~130 modules it replaces (no per-file type stripping, no module resolution).
+// `npm run build:cli`: the winding commands of `towpath` (plan, validate, simulate) and the
+// `towpath-bridge` command line as ES module bundles, dist/cli/<name>.mjs (what only some commands
+// use, such as the MCP server, split into chunks loaded on demand), each beside a list of the
+// sources it was built from (path, size, mtime). server/cli.ts and bridge/cli.ts import a bundle
+// only while every listed source is unchanged (bridge/fresh-bundle.ts), else the sources. Measured
+// on the 2-core dev machine: a bundle starts in about a third of the CPU time of the modules it
+// replaces (no per-file type stripping, no module resolution).
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +14,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'dist', 'cli');
 
 /** Bundle name → its entry; server/cli.ts names the same bundles. */
-const CLI_BUNDLES = { winding: 'server/cli/winding.ts' } as const;
+const CLI_BUNDLES = { winding: 'server/cli/winding.ts', bridge: 'bridge/command-line.ts' } as const;
 
 interface BundleInput {
   path: string;
@@ -47,15 +49,17 @@ const checkedInWindSchema: Plugin = {
 };
 
 for (const [name, entry] of Object.entries(CLI_BUNDLES)) {
-  const outfile = join(OUT_DIR, `${name}.mjs`);
   const started = Date.now();
   const { metafile, outputFiles } = await build({
-    entryPoints: [join(ROOT, entry)],
+    entryPoints: { [name]: join(ROOT, entry) },
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    outfile,
+    outdir: OUT_DIR,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     write: false,
     plugins: [checkedInWindSchema],
@@ -63,8 +67,11 @@ for (const [name, entry] of Object.entries(CLI_BUNDLES)) {
     logLevel: 'warning',
   });
   // Renamed into place: a command starting meanwhile reads the old bundle or the new one, whole.
-  mkdirSync(OUT_DIR, { recursive: true });
-  for (const file of outputFiles) {
+  mkdirSync(join(OUT_DIR, 'chunks'), { recursive: true });
+  // Chunks first: a bundle renamed into place finds every chunk it imports.
+  for (const file of outputFiles
+    .sort((a, b) => Number(a.path.includes('/chunks/')) - Number(b.path.includes('/chunks/')))
+    .reverse()) {
     writeFileSync(`${file.path}.${process.pid}.tmp`, file.contents);
     renameSync(`${file.path}.${process.pid}.tmp`, file.path);
   }

@@ -2,8 +2,8 @@
 // code (server/cli/*) is imported only when it runs, so `towpath plan` never loads the server
 // (fastify, GraphQL, SQLite, serialport) and `towpath --help` loads nothing but this file.
 // Errors map to exit codes in one place and print as one clear line.
-import { readFileSync, statSync } from 'node:fs';
 import { enableCompileCache } from 'node:module';
+import { loadFreshBundle } from '../bridge/fresh-bundle.ts';
 import type { CliIo, Command } from './cli/io.ts';
 import { VERSION } from './version.ts';
 
@@ -52,24 +52,6 @@ const ROOT = new URL('../', import.meta.url);
 
 async function windingCommands(): Promise<WindingCommands> {
   return ((await loadFreshBundle(ROOT, 'winding')) as WindingCommands) ?? import('./cli/winding.ts');
-}
-
-/**
- * `<root>/dist/cli/<name>.mjs` (scripts/build-cli.ts) while every source it was built from is
- * unchanged (size and mtime, as make decides); undefined when there is none or it is stale.
- */
-export async function loadFreshBundle(root: URL, name: string): Promise<unknown> {
-  let inputs: { path: string; size: number; mtimeMs: number }[];
-  try {
-    inputs = JSON.parse(readFileSync(new URL(`dist/cli/${name}.inputs.json`, root), 'utf8'));
-    for (const input of inputs) {
-      const stats = statSync(new URL(input.path, root));
-      if (stats.size !== input.size || stats.mtimeMs !== input.mtimeMs) return undefined;
-    }
-  } catch {
-    return undefined; // no bundle, or a listed source is gone
-  }
-  return import(new URL(`dist/cli/${name}.mjs`, root).href);
 }
 
 function help(): string {

@@ -5,7 +5,7 @@ import { copyFile, mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadFreshBundle } from '../cli.ts';
+import { loadFreshBundle } from '../../bridge/fresh-bundle.ts';
 import { recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, runNode } from '../testing/process.ts';
 import { makeTempDir } from '../testing/workstation.ts';
@@ -15,8 +15,12 @@ const TRACER = pathToFileURL(join(REPO_ROOT, 'server', 'testing', 'trace-modules
 
 /** Runs `towpath …` as a process and returns its exit code and the modules it loaded (repo-relative). */
 async function loadedBy(...argv: string[]) {
+  return loadedByScript('server/cli.ts', ...argv);
+}
+
+async function loadedByScript(script: string, ...argv: string[]) {
   const trace = join(await makeTempDir(), 'modules.txt');
-  const result = await runNode('server/cli.ts', argv, {
+  const result = await runNode(script, argv, {
     NODE_OPTIONS: `--import=${TRACER}`,
     TOWPATH_TRACE_MODULES: trace,
   });
@@ -36,7 +40,12 @@ describe('towpath start-up', () => {
     const { code, stdout, modules } = await loadedBy('--help');
     expect(code).toBe(0);
     expect(stdout).toContain('Commands:');
-    expect(modules.sort()).toEqual(['package.json', 'server/cli.ts', 'server/version.ts']);
+    expect(modules.sort()).toEqual([
+      'bridge/fresh-bundle.ts',
+      'package.json',
+      'server/cli.ts',
+      'server/version.ts',
+    ]);
   });
 
   it.each([
@@ -87,6 +96,16 @@ describe('the winding commands bundle', () => {
     const { modules } = await loadedBy('validate', join(dir, 'sources.wind'));
     expect(modules).toContain('dist/cli/winding.mjs');
     expect(modules.filter((m) => m.startsWith('engine/') || m.includes('node_modules/zod/'))).toEqual([]);
+
+    // The bridge's command line too: its entry, the loader, then only bundled code.
+    const bridge = await loadedByScript('bridge/cli.ts', '--version');
+    expect(bridge.code).toBe(0);
+    expect(bridge.modules.filter((m) => !m.startsWith('dist/cli/'))).toEqual([
+      'bridge/cli.ts',
+      'bridge/fresh-bundle.ts',
+    ]);
+    expect(bridge.modules).toContain('dist/cli/bridge.mjs');
+    expect(bridge.modules.filter((m) => m.includes('/mcp-'))).toEqual([]);
   });
 
   async function fakeBuild() {

@@ -3,7 +3,7 @@
 // winding tools after the 16 task tools. The tools load only for `mcp`, so other commands start
 // as fast as the bridge alone.
 import { isSea } from 'node:sea';
-import { runProcess } from '../../bridge/cli.ts';
+import { runProcess } from '../../bridge/command-line.ts';
 
 runProcess(isSea() ? process.execPath : undefined, async () =>
   (await import('./workstation-tools.ts')).workstationTools(),
