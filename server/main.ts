@@ -76,6 +76,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
         allowRemote: () => config.machineRemoteControl,
         allowedRoots: config.winding.allowedRoots,
       },
+      tasks: config.tasks,
     }),
   );
 
