@@ -4,6 +4,7 @@ import { createSchema, createYoga, type Plugin, type YogaServerInstance } from '
 import { clientIp } from '../auth/client-ip.ts';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import type { Logger } from '../log.ts';
+import { applyAuthorization } from './authorization.ts';
 import type { ApiServices, RequestContext } from './context.ts';
 import { operationLimitsRule } from './limits.ts';
 import * as audit from './modules/audit.ts';
@@ -18,7 +19,7 @@ import * as users from './modules/users.ts';
 export const GRAPHQL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 // Schema-first, one module per area; later issues add dashboards, profiles and service accounts here.
-const MODULES = [core, policy, users, invites, passwordResets, audit, metrics];
+export const MODULES = [core, policy, users, invites, passwordResets, audit, metrics];
 
 interface ServerContext {
   req: FastifyRequest;
@@ -29,12 +30,15 @@ interface ServerContext {
 const HAD_ERRORS = Symbol('towpath.graphqlErrors');
 type MarkedRequest = FastifyRequest & { [HAD_ERRORS]?: boolean };
 
+/** The executable schema, every root field behind its rule in the authorisation table. */
 export function buildSchema() {
-  return createSchema<ServerContext & RequestContext>({
-    typeDefs: MODULES.map((module) => module.typeDefs),
-    // biome-ignore lint/suspicious/noExplicitAny: graphql-tools accepts heterogeneous resolver maps.
-    resolvers: MODULES.map((module) => module.resolvers as any),
-  });
+  return applyAuthorization(
+    createSchema<ServerContext & RequestContext>({
+      typeDefs: MODULES.map((module) => module.typeDefs),
+      // biome-ignore lint/suspicious/noExplicitAny: graphql-tools accepts heterogeneous resolver maps.
+      resolvers: MODULES.map((module) => module.resolvers as any),
+    }),
+  );
 }
 
 function useOperationLimits(): Plugin {
