@@ -3,12 +3,14 @@ import { GraphQLError } from 'graphql';
 import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { clientIp } from '../auth/client-ip.ts';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
+import { ServiceError } from '../dashboards/errors.ts';
 import type { Logger } from '../log.ts';
 import { applyAuthorization } from './authorization.ts';
 import type { ApiServices, RequestContext } from './context.ts';
 import { operationLimitsRule } from './limits.ts';
 import * as audit from './modules/audit.ts';
 import * as core from './modules/core.ts';
+import * as dashboards from './modules/dashboards.ts';
 import * as invites from './modules/invites.ts';
 import * as metrics from './modules/metrics.ts';
 import * as passwordResets from './modules/password-resets.ts';
@@ -19,7 +21,7 @@ import * as users from './modules/users.ts';
 export const GRAPHQL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 // Schema-first, one module per area; later issues add dashboards, profiles and service accounts here.
-export const MODULES = [core, policy, users, invites, passwordResets, audit, metrics];
+export const MODULES = [core, policy, users, invites, passwordResets, audit, metrics, dashboards];
 
 interface ServerContext {
   req: FastifyRequest;
@@ -87,6 +89,13 @@ function maskError(logger: Logger) {
     if (isGraphQLError(error)) {
       const original = error.originalError;
       if (!original || isGraphQLError(original)) return error;
+      // The services' outcomes (§4 codes and messages), mapped here in one place.
+      if (original instanceof ServiceError)
+        return new GraphQLError(original.message, {
+          nodes: error.nodes,
+          path: error.path,
+          extensions: { code: original.code, ...original.extensions },
+        });
       logger.error({ err: original, path: error.path }, 'unexpected error in a GraphQL operation');
       return new GraphQLError('Unexpected error.', {
         nodes: error.nodes,

@@ -15,6 +15,15 @@ export type Scalars = {
   Object: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
+export type AdminRuntimeMetrics = {
+  __typename?: 'AdminRuntimeMetrics';
+  api: ApiRuntimeMetrics;
+  /** Query time (ISO 8601 UTC). */
+  collectedAt: Scalars['String']['output'];
+  /** The realtime gateway's counters; null while no gateway runs or it cannot be reached. */
+  gateway?: Maybe<GatewayRuntimeMetrics>;
+};
+
 /** Counters of this API process since it started (§15). */
 export type ApiRuntimeMetrics = {
   __typename?: 'ApiRuntimeMetrics';
@@ -59,14 +68,121 @@ export type AuthPolicy = {
   registrationMode: RegistrationMode;
 };
 
+export type CreateDashboardInput = {
+  columns?: InputMaybe<Scalars['Int']['input']>;
+  datasources?: InputMaybe<Array<Scalars['Object']['input']>>;
+  image?: InputMaybe<Scalars['String']['input']>;
+  panes?: InputMaybe<Array<Scalars['Object']['input']>>;
+  settings?: InputMaybe<Scalars['Object']['input']>;
+  title: Scalars['String']['input'];
+  version: Scalars['String']['input'];
+  visibility?: InputMaybe<DashboardVisibility>;
+  width?: InputMaybe<Scalars['String']['input']>;
+};
+
+/**
+ * A dashboard, projected for the caller: shareToken, acl and user (the owner's id) only for callers who
+ * may manage its sharing.
+ */
+export type Dashboard = {
+  __typename?: 'Dashboard';
+  _id: Scalars['ID']['output'];
+  acl: Array<DashboardAclEntry>;
+  canEdit: Scalars['Boolean']['output'];
+  canManageSharing: Scalars['Boolean']['output'];
+  columns: Scalars['Int']['output'];
+  createdAt: Scalars['String']['output'];
+  datasources: Array<Scalars['Object']['output']>;
+  /** Rises by exactly 1 on every accepted document write. */
+  documentRevision: Scalars['Int']['output'];
+  image?: Maybe<Scalars['String']['output']>;
+  isOwner: Scalars['Boolean']['output'];
+  panes: Array<Scalars['Object']['output']>;
+  settings: Scalars['Object']['output'];
+  shareToken?: Maybe<Scalars['String']['output']>;
+  shareTokenVersion: Scalars['Int']['output'];
+  title: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+  user?: Maybe<Scalars['ID']['output']>;
+  version: Scalars['String']['output'];
+  visibility: DashboardVisibility;
+  width: Scalars['String']['output'];
+};
+
+export type DashboardAccessLevel =
+  | 'EDITOR'
+  | 'VIEWER';
+
+export type DashboardAclEntry = {
+  __typename?: 'DashboardAclEntry';
+  accessLevel: DashboardAccessLevel;
+  grantedAt: Scalars['String']['output'];
+  grantedBy?: Maybe<Scalars['ID']['output']>;
+  userId: Scalars['ID']['output'];
+};
+
+export type DashboardCollaborator = {
+  __typename?: 'DashboardCollaborator';
+  accessLevel: DashboardAccessLevel;
+  email: Scalars['String']['output'];
+  grantedAt?: Maybe<Scalars['String']['output']>;
+  grantedBy?: Maybe<Scalars['ID']['output']>;
+  isOwner: Scalars['Boolean']['output'];
+  userId: Scalars['ID']['output'];
+};
+
+/** A kept document: the eight document fields as they were at that revision. */
+export type DashboardRevision = {
+  __typename?: 'DashboardRevision';
+  authorUserId?: Maybe<Scalars['ID']['output']>;
+  createdAt: Scalars['String']['output'];
+  document: Scalars['Object']['output'];
+  documentRevision: Scalars['Int']['output'];
+  title: Scalars['String']['output'];
+};
+
 export type DashboardVisibility =
   | 'LINK'
   | 'PRIVATE'
   | 'PUBLIC';
 
+export type DatasourceDiagnostics = {
+  __typename?: 'DatasourceDiagnostics';
+  credentialBoundDatasources: Scalars['Int']['output'];
+  externalDashboardDatasources: Scalars['Int']['output'];
+  invalidDatasources: Scalars['Int']['output'];
+  totalDashboards: Scalars['Int']['output'];
+  totalDatasources: Scalars['Int']['output'];
+  typeCounts: Array<DatasourceTypeCount>;
+};
+
+export type DatasourceTypeCount = {
+  __typename?: 'DatasourceTypeCount';
+  count: Scalars['Int']['output'];
+  type: Scalars['String']['output'];
+};
+
 export type ExecutionMode =
   | 'SAFE'
   | 'TRUSTED';
+
+/** The realtime gateway's counters (gateway spec §9). */
+export type GatewayRuntimeMetrics = {
+  __typename?: 'GatewayRuntimeMetrics';
+  collectedAt: Scalars['String']['output'];
+  httpAvgLatencyMs: Scalars['Float']['output'];
+  httpErrorCount: Scalars['Int']['output'];
+  httpRequestCount: Scalars['Int']['output'];
+  realtimeActiveConnections: Scalars['Int']['output'];
+  realtimeConnectionAttempts: Scalars['Int']['output'];
+  realtimeConnectionsAccepted: Scalars['Int']['output'];
+  realtimeConnectionsRejected: Scalars['Int']['output'];
+  realtimeErrorCount: Scalars['Int']['output'];
+  realtimeMessagesIn: Scalars['Int']['output'];
+  realtimeMessagesOut: Scalars['Int']['output'];
+  startedAt: Scalars['String']['output'];
+  uptimeSeconds: Scalars['Int']['output'];
+};
 
 /** An invitation; its token is shown only once, when it is created. */
 export type Invite = {
@@ -98,13 +214,22 @@ export type Mutation = {
   adminRevokeInvite: Scalars['Boolean']['output'];
   adminUpdateUser: User;
   authUser?: Maybe<Token>;
+  createDashboard: Dashboard;
+  deleteDashboard: Dashboard;
   deleteMyUserAccount: User;
   registerUser?: Maybe<Token>;
   /** Always true. Towpath sends no e-mail: the token stays on the server and an admin completes the reset. */
   requestPasswordReset: Scalars['Boolean']['output'];
   resetPassword: Scalars['Boolean']['output'];
+  restoreDashboardRevision: Dashboard;
+  revokeDashboardAccess: Dashboard;
+  rotateDashboardShareToken: Dashboard;
   /** Admin only; omitted fields stay unchanged. */
   setAuthPolicy: AuthPolicy;
+  setDashboardVisibility: Dashboard;
+  transferDashboardOwnership: Dashboard;
+  updateDashboard: Dashboard;
+  upsertDashboardAccess: Dashboard;
 };
 
 
@@ -158,6 +283,16 @@ export type MutationAuthUserArgs = {
 };
 
 
+export type MutationCreateDashboardArgs = {
+  input: CreateDashboardInput;
+};
+
+
+export type MutationDeleteDashboardArgs = {
+  _id: Scalars['ID']['input'];
+};
+
+
 export type MutationRegisterUserArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
@@ -175,6 +310,24 @@ export type MutationResetPasswordArgs = {
 };
 
 
+export type MutationRestoreDashboardRevisionArgs = {
+  _id: Scalars['ID']['input'];
+  documentRevision: Scalars['Int']['input'];
+  expectedDocumentRevision: Scalars['Int']['input'];
+};
+
+
+export type MutationRevokeDashboardAccessArgs = {
+  _id: Scalars['ID']['input'];
+  userId: Scalars['ID']['input'];
+};
+
+
+export type MutationRotateDashboardShareTokenArgs = {
+  _id: Scalars['ID']['input'];
+};
+
+
 export type MutationSetAuthPolicyArgs = {
   dashboardDefaultVisibility?: InputMaybe<DashboardVisibility>;
   dashboardPublicListingEnabled?: InputMaybe<Scalars['Boolean']['input']>;
@@ -182,6 +335,31 @@ export type MutationSetAuthPolicyArgs = {
   executionMode?: InputMaybe<ExecutionMode>;
   registrationDefaultRole?: InputMaybe<UserRole>;
   registrationMode?: InputMaybe<RegistrationMode>;
+};
+
+
+export type MutationSetDashboardVisibilityArgs = {
+  _id: Scalars['ID']['input'];
+  visibility: DashboardVisibility;
+};
+
+
+export type MutationTransferDashboardOwnershipArgs = {
+  _id: Scalars['ID']['input'];
+  userId: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateDashboardArgs = {
+  _id: Scalars['ID']['input'];
+  input: UpdateDashboardInput;
+};
+
+
+export type MutationUpsertDashboardAccessArgs = {
+  _id: Scalars['ID']['input'];
+  accessLevel: DashboardAccessLevel;
+  email: Scalars['String']['input'];
 };
 
 /** A reset token for an admin to hand over by any channel; shown only once. */
@@ -196,10 +374,20 @@ export type Query = {
   __typename?: 'Query';
   /** Admin only; newest first. limit defaults to 100 (1–500); actionPrefix is a literal prefix. */
   adminAuditEvents: Array<AuditEvent>;
+  /** Admins, or service accounts with DATASOURCE_DIAGNOSTICS_READ. */
+  adminDatasourceDiagnostics: DatasourceDiagnostics;
   /** Admins, or service accounts with OPS_READ. */
-  adminRuntimeMetrics: RuntimeMetrics;
+  adminRuntimeMetrics: AdminRuntimeMetrics;
   /** Admin only. */
   authPolicy: AuthPolicy;
+  dashboard?: Maybe<Dashboard>;
+  dashboardByShareToken?: Maybe<Dashboard>;
+  /** The owner first, then ACL entries by email. */
+  dashboardCollaborators: Array<DashboardCollaborator>;
+  /** Newest first, the current revision included; at most 50. */
+  dashboardRevisions: Array<DashboardRevision>;
+  /** Admins: all; others: owned, shared with them, and PUBLIC ones when listing is enabled. Newest first. */
+  dashboards: Array<Dashboard>;
   /** Admin only; oldest first. */
   listAllUsers?: Maybe<Array<Maybe<User>>>;
   /** Admin only; pending invites, newest first. */
@@ -216,22 +404,60 @@ export type QueryAdminAuditEventsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
+
+export type QueryDashboardArgs = {
+  _id: Scalars['ID']['input'];
+};
+
+
+export type QueryDashboardByShareTokenArgs = {
+  shareToken: Scalars['String']['input'];
+};
+
+
+export type QueryDashboardCollaboratorsArgs = {
+  _id: Scalars['ID']['input'];
+};
+
+
+export type QueryDashboardRevisionsArgs = {
+  _id: Scalars['ID']['input'];
+};
+
 export type RegistrationMode =
   | 'DISABLED'
   | 'INVITE'
   | 'OPEN';
 
-export type RuntimeMetrics = {
-  __typename?: 'RuntimeMetrics';
-  api: ApiRuntimeMetrics;
-  /** The realtime gateway's counters; null while no gateway runs or it cannot be reached. */
-  gateway?: Maybe<Scalars['Object']['output']>;
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** Every change after the subscription starts, projected for this subscriber; null (then the end) once it is gone or unreadable. */
+  dashboard?: Maybe<Dashboard>;
+};
+
+
+export type SubscriptionDashboardArgs = {
+  _id: Scalars['ID']['input'];
 };
 
 /** A session: a JWT to send as Authorization: Bearer <token>. */
 export type Token = {
   __typename?: 'Token';
   token?: Maybe<Scalars['String']['output']>;
+};
+
+export type UpdateDashboardInput = {
+  columns?: InputMaybe<Scalars['Int']['input']>;
+  datasources?: InputMaybe<Array<Scalars['Object']['input']>>;
+  /** Required for document updates: the documentRevision the change was made on. */
+  expectedDocumentRevision?: InputMaybe<Scalars['Int']['input']>;
+  image?: InputMaybe<Scalars['String']['input']>;
+  panes?: InputMaybe<Array<Scalars['Object']['input']>>;
+  settings?: InputMaybe<Scalars['Object']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  version?: InputMaybe<Scalars['String']['input']>;
+  visibility?: InputMaybe<DashboardVisibility>;
+  width?: InputMaybe<Scalars['String']['input']>;
 };
 
 /** An account. Role and active state are authoritative here, never in a token. */
@@ -325,13 +551,23 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AdminRuntimeMetrics: ResolverTypeWrapper<AdminRuntimeMetrics>;
   ApiRuntimeMetrics: ResolverTypeWrapper<ApiRuntimeMetrics>;
   AuditEvent: ResolverTypeWrapper<AuditEvent>;
   AuthPolicy: ResolverTypeWrapper<AuthPolicy>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CreateDashboardInput: CreateDashboardInput;
+  Dashboard: ResolverTypeWrapper<Dashboard>;
+  DashboardAccessLevel: DashboardAccessLevel;
+  DashboardAclEntry: ResolverTypeWrapper<DashboardAclEntry>;
+  DashboardCollaborator: ResolverTypeWrapper<DashboardCollaborator>;
+  DashboardRevision: ResolverTypeWrapper<DashboardRevision>;
   DashboardVisibility: DashboardVisibility;
+  DatasourceDiagnostics: ResolverTypeWrapper<DatasourceDiagnostics>;
+  DatasourceTypeCount: ResolverTypeWrapper<DatasourceTypeCount>;
   ExecutionMode: ExecutionMode;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  GatewayRuntimeMetrics: ResolverTypeWrapper<GatewayRuntimeMetrics>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Invite: ResolverTypeWrapper<Invite>;
@@ -341,20 +577,30 @@ export type ResolversTypes = {
   PasswordResetToken: ResolverTypeWrapper<PasswordResetToken>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RegistrationMode: RegistrationMode;
-  RuntimeMetrics: ResolverTypeWrapper<RuntimeMetrics>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Token: ResolverTypeWrapper<Token>;
+  UpdateDashboardInput: UpdateDashboardInput;
   User: ResolverTypeWrapper<User>;
   UserRole: UserRole;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  AdminRuntimeMetrics: AdminRuntimeMetrics;
   ApiRuntimeMetrics: ApiRuntimeMetrics;
   AuditEvent: AuditEvent;
   AuthPolicy: AuthPolicy;
   Boolean: Scalars['Boolean']['output'];
+  CreateDashboardInput: CreateDashboardInput;
+  Dashboard: Dashboard;
+  DashboardAclEntry: DashboardAclEntry;
+  DashboardCollaborator: DashboardCollaborator;
+  DashboardRevision: DashboardRevision;
+  DatasourceDiagnostics: DatasourceDiagnostics;
+  DatasourceTypeCount: DatasourceTypeCount;
   Float: Scalars['Float']['output'];
+  GatewayRuntimeMetrics: GatewayRuntimeMetrics;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   Invite: Invite;
@@ -363,10 +609,17 @@ export type ResolversParentTypes = {
   Object: Scalars['Object']['output'];
   PasswordResetToken: PasswordResetToken;
   Query: Record<PropertyKey, never>;
-  RuntimeMetrics: RuntimeMetrics;
   String: Scalars['String']['output'];
+  Subscription: Record<PropertyKey, never>;
   Token: Token;
+  UpdateDashboardInput: UpdateDashboardInput;
   User: User;
+};
+
+export type AdminRuntimeMetricsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdminRuntimeMetrics'] = ResolversParentTypes['AdminRuntimeMetrics']> = {
+  api?: Resolver<ResolversTypes['ApiRuntimeMetrics'], ParentType, ContextType>;
+  collectedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  gateway?: Resolver<Maybe<ResolversTypes['GatewayRuntimeMetrics']>, ParentType, ContextType>;
 };
 
 export type ApiRuntimeMetricsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiRuntimeMetrics'] = ResolversParentTypes['ApiRuntimeMetrics']> = {
@@ -405,6 +658,83 @@ export type AuthPolicyResolvers<ContextType = RequestContext, ParentType extends
   registrationMode?: Resolver<ResolversTypes['RegistrationMode'], ParentType, ContextType>;
 };
 
+export type DashboardResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Dashboard'] = ResolversParentTypes['Dashboard']> = {
+  _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  acl?: Resolver<Array<ResolversTypes['DashboardAclEntry']>, ParentType, ContextType>;
+  canEdit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  canManageSharing?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  columns?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  datasources?: Resolver<Array<ResolversTypes['Object']>, ParentType, ContextType>;
+  documentRevision?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  image?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  isOwner?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  panes?: Resolver<Array<ResolversTypes['Object']>, ParentType, ContextType>;
+  settings?: Resolver<ResolversTypes['Object'], ParentType, ContextType>;
+  shareToken?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  shareTokenVersion?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  visibility?: Resolver<ResolversTypes['DashboardVisibility'], ParentType, ContextType>;
+  width?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type DashboardAclEntryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DashboardAclEntry'] = ResolversParentTypes['DashboardAclEntry']> = {
+  accessLevel?: Resolver<ResolversTypes['DashboardAccessLevel'], ParentType, ContextType>;
+  grantedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  grantedBy?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  userId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type DashboardCollaboratorResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DashboardCollaborator'] = ResolversParentTypes['DashboardCollaborator']> = {
+  accessLevel?: Resolver<ResolversTypes['DashboardAccessLevel'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  grantedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  grantedBy?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  isOwner?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  userId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type DashboardRevisionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DashboardRevision'] = ResolversParentTypes['DashboardRevision']> = {
+  authorUserId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  document?: Resolver<ResolversTypes['Object'], ParentType, ContextType>;
+  documentRevision?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type DatasourceDiagnosticsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DatasourceDiagnostics'] = ResolversParentTypes['DatasourceDiagnostics']> = {
+  credentialBoundDatasources?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  externalDashboardDatasources?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  invalidDatasources?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalDashboards?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalDatasources?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  typeCounts?: Resolver<Array<ResolversTypes['DatasourceTypeCount']>, ParentType, ContextType>;
+};
+
+export type DatasourceTypeCountResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DatasourceTypeCount'] = ResolversParentTypes['DatasourceTypeCount']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type GatewayRuntimeMetricsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['GatewayRuntimeMetrics'] = ResolversParentTypes['GatewayRuntimeMetrics']> = {
+  collectedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  httpAvgLatencyMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  httpErrorCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  httpRequestCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  realtimeActiveConnections?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  realtimeConnectionAttempts?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  realtimeConnectionsAccepted?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  realtimeConnectionsRejected?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  realtimeErrorCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  realtimeMessagesIn?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  realtimeMessagesOut?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  startedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  uptimeSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type InviteResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Invite'] = ResolversParentTypes['Invite']> = {
   _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   acceptedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -429,11 +759,20 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   adminRevokeInvite?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationAdminRevokeInviteArgs, '_id'>>;
   adminUpdateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminUpdateUserArgs, '_id'>>;
   authUser?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAuthUserArgs, 'email' | 'password'>>;
+  createDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationCreateDashboardArgs, 'input'>>;
+  deleteDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationDeleteDashboardArgs, '_id'>>;
   deleteMyUserAccount?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   registerUser?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationRegisterUserArgs, 'email' | 'password'>>;
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
+  restoreDashboardRevision?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationRestoreDashboardRevisionArgs, '_id' | 'documentRevision' | 'expectedDocumentRevision'>>;
+  revokeDashboardAccess?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationRevokeDashboardAccessArgs, '_id' | 'userId'>>;
+  rotateDashboardShareToken?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationRotateDashboardShareTokenArgs, '_id'>>;
   setAuthPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType, Partial<MutationSetAuthPolicyArgs>>;
+  setDashboardVisibility?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationSetDashboardVisibilityArgs, '_id' | 'visibility'>>;
+  transferDashboardOwnership?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationTransferDashboardOwnershipArgs, '_id' | 'userId'>>;
+  updateDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationUpdateDashboardArgs, '_id' | 'input'>>;
+  upsertDashboardAccess?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationUpsertDashboardAccessArgs, '_id' | 'accessLevel' | 'email'>>;
 };
 
 export interface ObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Object'], any> {
@@ -448,17 +787,22 @@ export type PasswordResetTokenResolvers<ContextType = RequestContext, ParentType
 
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   adminAuditEvents?: Resolver<Array<ResolversTypes['AuditEvent']>, ParentType, ContextType, Partial<QueryAdminAuditEventsArgs>>;
-  adminRuntimeMetrics?: Resolver<ResolversTypes['RuntimeMetrics'], ParentType, ContextType>;
+  adminDatasourceDiagnostics?: Resolver<ResolversTypes['DatasourceDiagnostics'], ParentType, ContextType>;
+  adminRuntimeMetrics?: Resolver<ResolversTypes['AdminRuntimeMetrics'], ParentType, ContextType>;
   authPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType>;
+  dashboard?: Resolver<Maybe<ResolversTypes['Dashboard']>, ParentType, ContextType, RequireFields<QueryDashboardArgs, '_id'>>;
+  dashboardByShareToken?: Resolver<Maybe<ResolversTypes['Dashboard']>, ParentType, ContextType, RequireFields<QueryDashboardByShareTokenArgs, 'shareToken'>>;
+  dashboardCollaborators?: Resolver<Array<ResolversTypes['DashboardCollaborator']>, ParentType, ContextType, RequireFields<QueryDashboardCollaboratorsArgs, '_id'>>;
+  dashboardRevisions?: Resolver<Array<ResolversTypes['DashboardRevision']>, ParentType, ContextType, RequireFields<QueryDashboardRevisionsArgs, '_id'>>;
+  dashboards?: Resolver<Array<ResolversTypes['Dashboard']>, ParentType, ContextType>;
   listAllUsers?: Resolver<Maybe<Array<Maybe<ResolversTypes['User']>>>, ParentType, ContextType>;
   listPendingInvites?: Resolver<Array<Maybe<ResolversTypes['Invite']>>, ParentType, ContextType>;
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
   publicAuthPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType>;
 };
 
-export type RuntimeMetricsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['RuntimeMetrics'] = ResolversParentTypes['RuntimeMetrics']> = {
-  api?: Resolver<ResolversTypes['ApiRuntimeMetrics'], ParentType, ContextType>;
-  gateway?: Resolver<Maybe<ResolversTypes['Object']>, ParentType, ContextType>;
+export type SubscriptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  dashboard?: SubscriptionResolver<Maybe<ResolversTypes['Dashboard']>, "dashboard", ParentType, ContextType, RequireFields<SubscriptionDashboardArgs, '_id'>>;
 };
 
 export type TokenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Token'] = ResolversParentTypes['Token']> = {
@@ -475,16 +819,24 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
 };
 
 export type Resolvers<ContextType = RequestContext> = {
+  AdminRuntimeMetrics?: AdminRuntimeMetricsResolvers<ContextType>;
   ApiRuntimeMetrics?: ApiRuntimeMetricsResolvers<ContextType>;
   AuditEvent?: AuditEventResolvers<ContextType>;
   AuthPolicy?: AuthPolicyResolvers<ContextType>;
+  Dashboard?: DashboardResolvers<ContextType>;
+  DashboardAclEntry?: DashboardAclEntryResolvers<ContextType>;
+  DashboardCollaborator?: DashboardCollaboratorResolvers<ContextType>;
+  DashboardRevision?: DashboardRevisionResolvers<ContextType>;
+  DatasourceDiagnostics?: DatasourceDiagnosticsResolvers<ContextType>;
+  DatasourceTypeCount?: DatasourceTypeCountResolvers<ContextType>;
+  GatewayRuntimeMetrics?: GatewayRuntimeMetricsResolvers<ContextType>;
   Invite?: InviteResolvers<ContextType>;
   InviteToken?: InviteTokenResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Object?: GraphQLScalarType;
   PasswordResetToken?: PasswordResetTokenResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
-  RuntimeMetrics?: RuntimeMetricsResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
   Token?: TokenResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
 };
