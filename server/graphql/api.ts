@@ -16,6 +16,7 @@ import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
 import { newUserRow } from './modules/accounts.ts';
 import { readPolicy } from './modules/policy.ts';
+import { createGraphqlStream } from './stream.ts';
 import { createGraphqlServer, graphqlRoutes } from './yoga.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -91,12 +92,13 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     const timer = setInterval(prune, PRUNE_INTERVAL_MS);
     timer.unref();
     const yoga = createGraphqlServer(services, options.serviceAccounts ?? NO_SERVICE_ACCOUNTS);
+    const stream = createGraphqlStream(yoga);
     return {
       services,
       secrets,
       database,
       register: async (app) => {
-        await app.register(graphqlRoutes(yoga, services));
+        await app.register(graphqlRoutes(yoga, services, stream));
       },
       close: () => {
         clearInterval(timer);

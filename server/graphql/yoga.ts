@@ -84,7 +84,7 @@ function isGraphQLError(error: unknown): error is GraphQLError {
  * §4: resolver errors are GraphQLErrors carrying a code and pass through; anything else thrown is
  * logged in full and reaches the client only as "Unexpected error.".
  */
-function maskError(logger: Logger) {
+export function maskError(logger: Logger) {
   return (error: unknown): Error => {
     if (isGraphQLError(error)) {
       const original = error.originalError;
@@ -105,6 +105,32 @@ function maskError(logger: Logger) {
     }
     logger.error({ err: error }, 'unexpected error in GraphQL handling');
     return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
+}
+
+/** Who is calling and from where; built once per request (and per SSE subscription). */
+export async function requestContext(
+  services: ApiServices,
+  serviceAccounts: ServiceAccountAuthenticator,
+  req: FastifyRequest,
+): Promise<RequestContext> {
+  const { config, logger } = services;
+  const { principal, rejected } = await resolvePrincipal(req.headers.authorization, {
+    sessions: services.sessions,
+    store: services.store,
+    serviceAccounts,
+  });
+  if (rejected) services.metrics.authFailureCount += 1;
+  return {
+    services,
+    principal,
+    clientIp: clientIp(
+      req.socket.remoteAddress,
+      req.headers['x-forwarded-for'],
+      config.trustProxyHops,
+      logger,
+    ),
+    socketAddress: req.socket.remoteAddress,
   };
 }
 
@@ -131,25 +157,7 @@ export function createGraphqlServer(
     maskedErrors: { maskError: maskError(logger), errorMessage: 'Unexpected error.' },
     logging: yogaLogger(logger),
     plugins: [useOperationLimits(), useErrorMarker()],
-    context: async ({ req }): Promise<RequestContext> => {
-      const { principal, rejected } = await resolvePrincipal(req.headers.authorization, {
-        sessions: services.sessions,
-        store: services.store,
-        serviceAccounts,
-      });
-      if (rejected) services.metrics.authFailureCount += 1;
-      return {
-        services,
-        principal,
-        clientIp: clientIp(
-          req.socket.remoteAddress,
-          req.headers['x-forwarded-for'],
-          config.trustProxyHops,
-          logger,
-        ),
-        socketAddress: req.socket.remoteAddress,
-      };
-    },
+    context: ({ req }) => requestContext(services, serviceAccounts, req),
   });
 }
 
@@ -160,6 +168,7 @@ export function createGraphqlServer(
 export function graphqlRoutes(
   yoga: YogaServerInstance<ServerContext, RequestContext>,
   services: ApiServices,
+  stream?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
 ) {
   return async (app: FastifyInstance) => {
     // Yoga parses bodies itself (JSON, GraphQL over HTTP media types); fastify only buffers them, up
@@ -221,5 +230,12 @@ export function graphqlRoutes(
       handler,
     });
     app.route({ url: '/health', method: ['GET'], logLevel: 'warn', handler });
+    if (stream)
+      app.route({
+        url: '/graphql/stream',
+        method: ['GET', 'POST', 'PUT', 'DELETE'],
+        bodyLimit: GRAPHQL_BODY_LIMIT_BYTES,
+        handler: stream,
+      });
   };
 }
