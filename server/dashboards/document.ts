@@ -94,7 +94,8 @@ function steps(text: string, at: number): boolean {
 }
 
 export function isBinding(text: string): boolean {
-  if (text.length === 0 || text.length > 512 || /\s/.test(text)) return false;
+  // Whitespace is allowed only inside quotes; the grammar refuses it anywhere else.
+  if (text.length === 0 || text.length > 512) return false;
   if (text[0] === '[') {
     const end = bracket(text, 0);
     // A ref in brackets is quoted; an index cannot name a datasource.
@@ -111,7 +112,7 @@ export function isBinding(text: string): boolean {
 
 export function isFieldPath(text: string): boolean {
   if (text === '') return true;
-  if (/\s/.test(text) || text.length > 512) return false;
+  if (text.length > 512) return false;
   if (text[0] === '[') {
     const end = bracket(text, 0);
     return end > 0 && steps(text, end);
