@@ -125,3 +125,44 @@ describe.each(['/graphql', '/graphql/stream'] as const)('subscription dashboard 
 function errorsOf(response: { errors?: unknown }) {
   return response.errors;
 }
+
+describe('fan-out', () => {
+  it('gives each of 200 concurrent subscribers exactly one event per update', async () => {
+    const id = await sharedDashboard();
+    const subscribers = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        subscribe(f.url, i % 2 === 0 ? '/graphql' : '/graphql/stream', SUBSCRIPTION, { id }, f.tokens.viewer),
+      ),
+    );
+    try {
+      for (let revision = 1; revision <= 3; revision += 1) {
+        await update(id, `Floor ${revision}`, revision);
+        const events = await Promise.all(subscribers.map((subscriber) => subscriber.next()));
+        for (const event of events)
+          expect(event).toMatchObject({ data: { dashboard: { documentRevision: revision + 1 } } });
+      }
+      // Nothing extra queued: the deletion is the next (and last) thing each one sees.
+      await f.call('mutation($id: ID!) { deleteDashboard(_id: $id) { _id } }', { id }, 'editor');
+      const last = await Promise.all(subscribers.map((subscriber) => subscriber.next()));
+      for (const event of last) expect(event).toEqual({ data: { dashboard: null } });
+    } finally {
+      for (const subscriber of subscribers) subscriber.close();
+    }
+  }, 60_000);
+
+  it('ends the streams of a deactivated user with one null', async () => {
+    const id = await sharedDashboard();
+    const subscriber = await subscribe(f.url, '/graphql', SUBSCRIPTION, { id }, viewer2);
+    const users = await f.call('{ listAllUsers { _id email } }', undefined, 'admin');
+    const target = (users.data?.listAllUsers as { _id: string; email: string }[]).find(
+      (user) => user.email === 'viewer2@towpath.test',
+    );
+    await f.call(
+      'mutation($id: ID!) { adminUpdateUser(_id: $id, active: false) { _id } }',
+      { id: target?._id },
+      'admin',
+    );
+    expect(await subscriber.next()).toEqual({ data: { dashboard: null } });
+    expect(await subscriber.next()).toBe('complete');
+  });
+});
