@@ -25,13 +25,15 @@ describe('dashboards across offboarding and restarts', () => {
         'admin',
       );
       const leaver = { token: await signIn(f.url, 'leaver@towpath.test') };
-      const leaverId = ((await f.call('{ me { _id } }', undefined, leaver)).data?.me as { _id: string })._id;
+      const leaverId =
+        ((await f.call('{ me { _id } }', undefined, leaver)).data?.me as { _id: string } | undefined)?._id ??
+        '';
       const created = await f.call(
         'mutation { createDashboard(input: { title: "Line 1", version: "1" }) { _id } }',
         undefined,
         leaver,
       );
-      const owned = (created.data?.createDashboard as { _id: string })._id;
+      const owned = (created.data?.createDashboard as { _id: string } | undefined)?._id ?? '';
       await f.call(
         'mutation($id: ID!) { setDashboardVisibility(_id: $id, visibility: LINK) { _id } }',
         { id: owned },
@@ -47,7 +49,7 @@ describe('dashboards across offboarding and restarts', () => {
         undefined,
         'editor',
       );
-      const keptId = (kept.data?.createDashboard as { _id: string })._id;
+      const keptId = (kept.data?.createDashboard as { _id: string } | undefined)?._id ?? '';
       await f.call(
         'mutation($id: ID!) { upsertDashboardAccess(_id: $id, email: "leaver@towpath.test", accessLevel: EDITOR) { _id } }',
         { id: keptId },
@@ -107,7 +109,7 @@ describe('dashboards across offboarding and restarts', () => {
         'admin',
       );
       const actions = (
-        audit.data?.adminAuditEvents as { action: string; targetId: string; metadata: unknown }[]
+        (audit.data?.adminAuditEvents ?? []) as { action: string; targetId: string; metadata: unknown }[]
       ).filter((event) => event.action.endsWith('offboarding'));
       expect(actions).toEqual(
         expect.arrayContaining([

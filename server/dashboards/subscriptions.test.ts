@@ -154,7 +154,7 @@ describe('fan-out', () => {
     const id = await sharedDashboard();
     const subscriber = await subscribe(f.url, '/graphql', SUBSCRIPTION, { id }, viewer2);
     const users = await f.call('{ listAllUsers { _id email } }', undefined, 'admin');
-    const target = (users.data?.listAllUsers as { _id: string; email: string }[]).find(
+    const target = ((users.data?.listAllUsers ?? []) as { _id: string; email: string }[]).find(
       (user) => user.email === 'viewer2@towpath.test',
     );
     await f.call(
