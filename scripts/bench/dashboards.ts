@@ -179,7 +179,9 @@ export const bench: Bench = async (report) => {
               | undefined;
             if (!error) {
               accepted += 1;
-              revision = (answer.data?.updateDashboard as { documentRevision?: number } | undefined)?.documentRevision ?? revision;
+              revision =
+                (answer.data?.updateDashboard as { documentRevision?: number } | undefined)
+                  ?.documentRevision ?? revision;
             } else if (error.extensions?.code === 'CONFLICT') {
               conflicts += 1;
               revision = error.extensions.currentRevision ?? revision;
