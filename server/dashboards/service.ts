@@ -235,12 +235,23 @@ export class DashboardService {
     return this.project(caller, row, caps);
   }
 
-  /** The dashboard for a subscriber, or null when it is gone or no longer readable (§9). */
-  viewOrNull(caller: Principal, id: string): DashboardView | null {
+  /** The stored dashboard and its ACL as one change left them (null once deleted). */
+  snapshot(id: string): DashboardSnapshot | null {
     const row = this.#store.dashboards.byId(id);
-    if (!row) return null;
-    const caps = this.capabilities(caller, row);
-    return caps.read ? this.project(caller, row, caps) : null;
+    return row ? { row, acl: this.#store.dashboards.aclFor(id) } : null;
+  }
+
+  /**
+   * The dashboard for a subscriber, or null when it is gone or no longer readable (§9). Subscribers
+   * of one change share its snapshot: every write is synchronous, so nothing can commit between
+   * the reads of two subscribers of the same change anyway.
+   */
+  viewOrNull(caller: Principal, id: string, snapshot = this.snapshot(id)): DashboardView | null {
+    if (!snapshot) return null;
+    const { row, acl } = snapshot;
+    const entry = caller.kind === 'user' ? (acl.find((e) => e.userId === caller.user.id) ?? null) : null;
+    const caps = this.capabilities(caller, row, entry);
+    return caps.read ? this.project(caller, row, caps, acl) : null;
   }
 
   byShareToken(caller: Principal, token: string): DashboardView {
@@ -785,6 +796,11 @@ export class DashboardService {
 }
 
 type DashboardChange = Extract<import('./bus.ts').Change, { kind: 'dashboard' }>;
+
+export interface DashboardSnapshot {
+  row: DashboardRow;
+  acl: AclRow[];
+}
 
 export interface Offboarding {
   userId: string;

@@ -4,7 +4,12 @@ import { normaliseEmail } from '../../auth/email.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Change } from '../../dashboards/bus.ts';
 import { eventQueue } from '../../dashboards/event-queue.ts';
-import type { DashboardView, DocumentInput, Visibility } from '../../dashboards/service.ts';
+import type {
+  DashboardSnapshot,
+  DashboardView,
+  DocumentInput,
+  Visibility,
+} from '../../dashboards/service.ts';
 import type { AccessLevel } from '../../db/repositories/dashboards.ts';
 import type { RequestContext } from '../context.ts';
 import { requireUser } from '../context.ts';
@@ -145,6 +150,9 @@ type IdArgs = { _id: string };
 
 const service = (context: RequestContext) => context.services.dashboards;
 
+// One read of the dashboard per change, shared by all its subscribers (the bus hands each the same object).
+const snapshots = new WeakMap<Change, Map<string, DashboardSnapshot | null>>();
+
 /**
  * §9: events for one subscriber. Each change of this dashboard (or of the subscriber's account)
  * re-validates the session, re-reads and re-projects for this subscriber; a lost dashboard ends the
@@ -167,7 +175,18 @@ function dashboardEvents(context: RequestContext, id: string) {
       (change.kind === 'user' && change.userId === user.id);
     if (!relevant) return;
     const principal = current();
-    const view = principal ? service(context).viewOrNull(principal, id) : null;
+    // A user change reaches subscribers of many dashboards: one snapshot per dashboard.
+    let byDashboard = snapshots.get(change);
+    if (!byDashboard) {
+      byDashboard = new Map();
+      snapshots.set(change, byDashboard);
+    }
+    let snapshot = byDashboard.get(id);
+    if (snapshot === undefined) {
+      snapshot = service(context).snapshot(id);
+      byDashboard.set(id, snapshot);
+    }
+    const view = principal ? service(context).viewOrNull(principal, id, snapshot) : null;
     queue.push(view);
     if (!view) queue.end();
   });
