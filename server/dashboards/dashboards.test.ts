@@ -132,12 +132,15 @@ async function sharedPrivate(): Promise<View> {
   for (const [email, level] of [
     ['viewer@towpath.test', 'VIEWER'],
     ['editor2@towpath.test', 'EDITOR'],
-  ])
+  ]) {
+    // Grants a second apart, so "oldest grant first" has one answer.
+    f.clock.advance(1000);
     await f.call(
       'mutation($id: ID!, $e: String!, $l: DashboardAccessLevel!) { upsertDashboardAccess(_id: $id, email: $e, accessLevel: $l) { _id } }',
       { id: dashboard._id, e: email, l: level },
       'editor',
     );
+  }
   return dashboard;
 }
 
