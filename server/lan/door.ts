@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
+import type { BridgeEnv } from '../../bridge/config.ts';
 import { createHttpApp } from '../http/app.ts';
 import type { Door } from '../http/door.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
 import type { MachineController } from '../machine/controller.ts';
 import { machineRoutes } from '../machine/routes.ts';
+import { taskRoutes } from '../tasks/routes.ts';
 import { doorsRoutes } from './doors.ts';
 import { serveRenderer } from './renderer.ts';
 
@@ -16,6 +18,8 @@ export interface LanDoorOptions {
   graphql?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* for the renderer's machine panel when given. */
   machine?: { controller: MachineController; allowRemote: () => boolean; allowedRoots: string[] };
+  /** Mounts /api/tasks/* (the operator's task app, loopback only) when given the bridge's env. */
+  tasks?: BridgeEnv;
 }
 
 /** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
@@ -25,6 +29,7 @@ export async function buildLanDoor({
   winding,
   graphql,
   machine,
+  tasks,
 }: LanDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(logger, 'lan');
   await app.register(healthRoute);
@@ -36,6 +41,7 @@ export async function buildLanDoor({
       allowRemote: machine.allowRemote,
       allowedRoots: machine.allowedRoots,
     });
+  if (tasks) await app.register(taskRoutes, { env: tasks });
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });
   return app;
