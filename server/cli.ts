@@ -1,29 +1,69 @@
-// The `towpath` command. Each command is one entry of COMMANDS (server/cli/*); this file parses the
-// command word, maps errors to exit codes in one place and prints them as one clear line. Commands
-// are loaded when used: `towpath estop` must not wait for the core's modules to load.
-
-import { type CliIo, type Command, UsageError } from './cli/io.ts';
+// The `towpath` command. Each command is one entry of COMMANDS: its help text lives here and its
+// code (server/cli/*) is imported only when it runs, so `towpath plan` never loads the server
+// (fastify, GraphQL, SQLite, serialport) and `towpath --help` loads nothing but this file.
+// Errors map to exit codes in one place and print as one clear line.
+import { enableCompileCache } from 'node:module';
+import { loadFreshBundle } from '../bridge/fresh-bundle.ts';
+import type { CliIo, Command } from './cli/io.ts';
 import { VERSION } from './version.ts';
 
 export type { CliIo } from './cli/io.ts';
 
-const winding = () => import('./cli/winding.ts');
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  serve: async () => (await import('./cli/serve.ts')).serve,
-  plan: async () => (await winding()).plan,
-  validate: async () => (await winding()).validate,
-  simulate: async () => (await winding()).simulate,
-  stream: async () => (await import('./cli/stream.ts')).stream,
-  estop: async () => (await import('./cli/estop.ts')).estop,
+interface CommandEntry {
+  summary: string;
+  usage: string;
+  load: () => Promise<Command>;
+}
+
+const COMMANDS: Record<string, CommandEntry> = {
+  serve: {
+    summary: 'run the headless core (LAN door and winding door) until Ctrl-C',
+    usage: 'towpath serve',
+    load: async () => (await import('./cli/serve.ts')).serve,
+  },
+  plan: {
+    summary: 'plan a .wind definition into G-code',
+    usage: 'towpath plan <file.wind> [-o out.gcode] [--axis-format xab|xyz] [--verbose] [--json]',
+    load: async () => (await windingCommands()).plan,
+  },
+  validate: {
+    summary: 'check a .wind definition (schema and planning) without writing G-code',
+    usage: 'towpath validate <file.wind> [--json]',
+    load: async () => (await windingCommands()).validate,
+  },
+  simulate: {
+    summary: 'simulate a G-code program: time, distance and tow',
+    usage: 'towpath simulate <file.gcode> [--json]',
+    load: async () => (await windingCommands()).simulate,
+  },
+  stream: {
+    summary: 'stream a G-code program to the machine over a serial port',
+    usage: 'towpath stream <file.gcode> --port <path> [--baud 250000] [--timeout <s>] [--dry-run] [--json]',
+    load: async () => {
+      const { stream, machineExitCode } = await import('./cli/stream.ts');
+      return { ...stream, exitCode: machineExitCode };
+    },
+  },
+  estop: {
+    summary: 'emergency stop: M112 to the machine at once, straight to the machine process',
+    usage:
+      'towpath estop [--json]   (exit 0: M112 sent; 1: no machine connected; 3: no machine process answering)',
+    // Loads only the e-stop's own small modules: it must never wait on the core's.
+    load: async () => (await import('./cli/estop.ts')).estop,
+  },
 };
 
-async function help(): Promise<string> {
+type WindingCommands = typeof import('./cli/winding.ts');
+
+const ROOT = new URL('../', import.meta.url);
+
+async function windingCommands(): Promise<WindingCommands> {
+  return ((await loadFreshBundle(ROOT, 'winding')) as WindingCommands) ?? import('./cli/winding.ts');
+}
+
+function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const lines = await Promise.all(
-    Object.entries(COMMANDS).map(
-      async ([name, load]) => `  ${name.padEnd(width)}  ${(await load()).summary}`,
-    ),
-  );
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
   return [
     `towpath ${VERSION}: desktop workstation for filament-winding machines`,
     '',
@@ -41,52 +81,44 @@ async function help(): Promise<string> {
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined) {
-    io.stderr(await help());
+    io.stderr(help());
     return 2;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(await help());
+    io.stdout(help());
     return 0;
   }
   if (name === '--version') {
     io.stdout(`towpath ${VERSION}\n`);
     return 0;
   }
-  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!load) {
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
     io.stderr(`towpath: unknown command '${name}' (try towpath --help)\n`);
     return 2;
   }
-  const command = await load();
   if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(`Usage: ${command.usage}\n\n${command.summary}\n`);
+    io.stdout(`Usage: ${entry.usage}\n\n${entry.summary}\n`);
     return 0;
   }
+  const command = await entry.load();
   try {
     return await command.run(args, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`towpath ${name}: ${error.message}\nUsage: ${command.usage}\n`);
+    const message = (error as Error)?.message ?? String(error);
+    // Known by name, not class: a bundled command has its own copies of cli/io.ts' classes.
+    const kind = (error as Error)?.name;
+    if (kind === 'UsageError') {
+      io.stderr(`towpath ${name}: ${message}\nUsage: ${entry.usage}\n`);
       return 2;
     }
-    const message = (error as Error)?.message ?? String(error);
-    const [{ windingExitCode }, { machineExitCode }, { ConfigError }, { StartupError }] = await Promise.all([
-      winding(),
-      import('./cli/stream.ts'),
-      import('./config.ts'),
-      import('./errors.ts'),
-    ]);
-    const windingCode = windingExitCode(error) ?? machineExitCode(error);
-    if (windingCode !== undefined) {
-      io.stderr(`towpath: ${message}\n`);
-      return windingCode;
-    }
-    if (error instanceof ConfigError || error instanceof StartupError) {
-      io.stderr(`towpath: ${message}\n`);
+    const code = kind === 'FileProblem' ? 2 : command.exitCode?.(error);
+    if (code === undefined) {
+      io.stderr(`towpath: unexpected error: ${message}\n`);
       return 1;
     }
-    io.stderr(`towpath: unexpected error: ${message}\n`);
-    return 1;
+    io.stderr(`towpath: ${message}\n`);
+    return code;
   }
 }
 
@@ -108,5 +140,8 @@ function processIo(): CliIo {
 }
 
 if (import.meta.main) {
+  // Compiled modules are cached on disk between runs (keyed by their text), so a command's modules
+  // are stripped of types and compiled once, not at every start.
+  enableCompileCache();
   process.exitCode = await main(process.argv.slice(2));
 }

@@ -9,6 +9,7 @@ import { signedInUser } from './machine/forward.ts';
 import { MachineLink } from './machine/supervisor.ts';
 import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
+import { announceWorkstation } from './workstation-file.ts';
 
 export interface WorkstationUrls {
   /** The LAN door as this machine reaches it; the renderer lives at `${lan}/`. */
@@ -127,6 +128,13 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       return machine.url;
     },
   };
+  // Tools on this PC (the sidecar's machine_status) find the running workstation through this file.
+  const unannounce = await announceWorkstation(dataDir, { lan: urls.lan, winding: urls.winding }).catch(
+    (error: unknown) => {
+      logger.warn({ err: error }, 'could not write workstation.json');
+      return async () => {};
+    },
+  );
   logger.info(
     { version: VERSION, urls: { lan: urls.lan, winding: urls.winding }, machineUrl: urls.machine, dataDir },
     `Towpath ${VERSION} is running at ${urls.lan}/`,
@@ -135,7 +143,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      await Promise.allSettled([lan.stop(), winding.stop()]);
+      await Promise.allSettled([unannounce(), lan.stop(), winding.stop()]);
       // Detaches: a running job goes on in the machine process; an idle one exits.
       await machine
         .stop()

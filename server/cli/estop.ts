@@ -3,18 +3,14 @@
 // as fast as Node does and never waits on a busy or frozen core.
 import { dataDirOf } from '../data-dir-default.ts';
 import { postEmergencyStop, readMachineFileSync } from '../machine/process/machine-file.ts';
-import type { Command } from './io.ts';
+import { type Command, UsageError } from './io.ts';
 
 export const estop: Command = {
-  summary: 'emergency stop: M112 to the machine at once, straight to the machine process',
-  usage:
-    'towpath estop [--json]   (exit 0: M112 sent; 1: no machine connected; 3: no machine process answering)',
   async run(args, io) {
     const json = args.includes('--json');
     const unknown = args.find((arg) => arg !== '--json');
     if (unknown !== undefined) {
-      io.stderr(`towpath estop: unknown option '${unknown}'\nUsage: ${estop.usage}\n`);
-      return 2;
+      throw new UsageError(`unknown option '${unknown}'`);
     }
     const dataDir = dataDirOf(io.env);
     const record = readMachineFileSync(dataDir);
