@@ -8,9 +8,9 @@ import { MachineError } from '../../engine/errors.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
+import { HttpError } from '../http/http-error.ts';
 import { loopbackOnly } from '../http/loopback.ts';
-import { HttpError } from '../winding/http-error.ts';
-import { checkRequestPath, createPathPolicy } from '../winding/paths.ts';
+import { checkRequestPath, createPathPolicy } from '../http/paths.ts';
 import type { MachineController } from './controller.ts';
 import { throttleProgress } from './event-throttle.ts';
 

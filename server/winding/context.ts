@@ -1,5 +1,5 @@
+import type { PathPolicy } from '../http/paths.ts';
 import type { Limiter } from './limiter.ts';
-import type { PathPolicy } from './paths.ts';
 
 /** What the winding door's routes share; built once per door start. */
 export interface WindingContext {

@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from '../http/app.ts';
 import { healthRoute } from '../http/health.ts';
+import { toHttpError } from '../http/http-error.ts';
+import { createPathPolicy } from '../http/paths.ts';
 import type { Logger } from '../log.ts';
 import type { MachineController } from '../machine/controller.ts';
 import { acceptRawBodies } from './body.ts';
 import type { WindingContext } from './context.ts';
 import { prepareExamples } from './examples.ts';
-import { toHttpError } from './http-error.ts';
 import { Limiter } from './limiter.ts';
 import { buildOpenApi } from './openapi.ts';
-import { createPathPolicy } from './paths.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { planRoute } from './routes/plan.ts';
 import { simulateRoute } from './routes/simulate.ts';

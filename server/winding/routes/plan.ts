@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { PlanSummary } from '../../../engine/plan/types.ts';
+import { HttpError } from '../../http/http-error.ts';
+import { canonicalPath, checkRequestPath } from '../../http/paths.ts';
 import { readBody } from '../body.ts';
 import type { WindingContext } from '../context.ts';
-import { HttpError } from '../http-error.ts';
 import { readWindDefinition } from '../input-file.ts';
 import { defaultOutputPath } from '../output-path.ts';
-import { canonicalPath, checkRequestPath } from '../paths.ts';
 import { checkOutputTarget, OutputError, planResponse, planToFile } from '../planning.ts';
 import { PlanRequest } from '../schemas.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { checkRequestPath } from '../../http/paths.ts';
 import { readBody } from '../body.ts';
 import type { WindingContext } from '../context.ts';
-import { checkRequestPath } from '../paths.ts';
 import { PathRequest } from '../schemas.ts';
 import { simulateFile } from '../simulation.ts';
 

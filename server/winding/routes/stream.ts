@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MachineError } from '../../../engine/errors.ts';
 import { prepareProgram } from '../../../engine/machine/program.ts';
+import { HttpError } from '../../http/http-error.ts';
 import type { MachineController } from '../../machine/controller.ts';
 import { readBody } from '../body.ts';
-import { HttpError } from '../http-error.ts';
 import { StreamRequest } from '../schemas.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { toHttpError } from '../../http/http-error.ts';
+import { checkRequestPath } from '../../http/paths.ts';
 import { readBody } from '../body.ts';
 import type { WindingContext } from '../context.ts';
-import { toHttpError } from '../http-error.ts';
 import { readWindDefinition } from '../input-file.ts';
-import { checkRequestPath } from '../paths.ts';
 import { checkPlanInSlices } from '../planning.ts';
 import { PathRequest } from '../schemas.ts';
 
