@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { INVALID_EMAIL, isValidEmail, normaliseEmail } from './auth/email.ts';
 import { isStrongPassword, WEAK_PASSWORD } from './auth/password-policy.ts';
+import { DEFAULT_TRUSTED_PROXIES, parseProxyRange } from './http/client-address.ts';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -73,6 +74,8 @@ export interface ApiConfig {
   userLimit: number;
   login: { maxAttempts: number; ipMaxAttempts: number; windowSeconds: number; lockSeconds: number };
   trustProxyHops: number;
+  /** `TRUSTED_PROXIES`: IPs or CIDR ranges whose `X-Forwarded-For` is believed (§5.6). */
+  trustedProxies: string[];
   datasource: {
     mintUserPerMinute: number;
     mintPublicIpPerMinute: number;
@@ -217,6 +220,21 @@ function loadApiConfig(env: Env): { api: ApiConfig; warnings: string[] } {
     );
   }
 
+  const proxiesRaw = value('TRUSTED_PROXIES');
+  const trustedProxies =
+    proxiesRaw === undefined
+      ? [...DEFAULT_TRUSTED_PROXIES]
+      : proxiesRaw
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== '');
+  const badProxy = trustedProxies.find((entry) => parseProxyRange(entry) === null);
+  if (badProxy !== undefined || trustedProxies.length === 0) {
+    throw new ConfigError(
+      `invalid TRUSTED_PROXIES=${JSON.stringify(proxiesRaw)}: TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges (${JSON.stringify(badProxy ?? '')} is neither)`,
+    );
+  }
+
   let bootstrapAdmin: ApiConfig['bootstrapAdmin'] = null;
   if (bool('CREATE_ADMIN')) {
     const email = value('ADMIN_EMAIL');
@@ -266,6 +284,7 @@ function loadApiConfig(env: Env): { api: ApiConfig; warnings: string[] } {
       lockSeconds: int('AUTH_LOGIN_LOCK_SECONDS', 300, 1, 86_400),
     },
     trustProxyHops: hopsRaw === undefined ? 0 : Number(hopsRaw),
+    trustedProxies,
     datasource: {
       mintUserPerMinute: int('DATASOURCE_TOKEN_MINT_RATE_LIMIT_USER_PER_MIN', 60, 1, 10_000),
       mintPublicIpPerMinute: int('DATASOURCE_TOKEN_MINT_RATE_LIMIT_PUBLIC_IP_PER_MIN', 30, 1, 10_000),

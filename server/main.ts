@@ -69,6 +69,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       logger,
       rendererDir: config.rendererDir,
       winding,
+      clientAddresses: dashboardApi.services.clientAddresses,
       graphql: dashboardApi.register,
       machine: {
         controller: machine,

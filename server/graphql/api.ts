@@ -8,6 +8,7 @@ import { type Clock, iso, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
+import { ClientAddresses } from '../http/client-address.ts';
 import type { Logger } from '../log.ts';
 import { loadSecrets, type Secrets } from '../secrets.ts';
 import type { ApiServices } from './context.ts';
@@ -60,6 +61,10 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       sessions: new SessionTokens(secrets.JWT_SECRET, config.jwtExpirationSeconds, clock),
       tokens,
       throttle: new LoginThrottle(store, tokens, config.login, clock),
+      clientAddresses: new ClientAddresses(
+        { hops: config.trustProxyHops, trustedProxies: config.trustedProxies },
+        logger,
+      ),
       audit: new AuditLog(store, clock, logger, () => {
         metrics.auditWriteFailureCount += 1;
       }),

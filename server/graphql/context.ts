@@ -7,6 +7,7 @@ import type { Clock, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import type { UserRow } from '../db/repositories/users.ts';
 import type { Store } from '../db/store.ts';
+import type { ClientAddresses } from '../http/client-address.ts';
 import type { Logger } from '../log.ts';
 import { ADMIN_ROLE_REQUIRED, forbidden, unauthenticated } from './errors.ts';
 import type { GatewayMetricsSource, RuntimeMetrics } from './metrics.ts';
@@ -19,6 +20,8 @@ export interface ApiServices {
   sessions: SessionTokens;
   tokens: TokenHasher;
   throttle: LoginThrottle;
+  /** §5.6, shared with the LAN door's loopback-only routes. */
+  clientAddresses: ClientAddresses;
   audit: AuditLog;
   metrics: RuntimeMetrics;
   /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */

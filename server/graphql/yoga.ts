@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { clientIp } from '../auth/client-ip.ts';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import type { Logger } from '../log.ts';
 import type { ApiServices, RequestContext } from './context.ts';
@@ -128,12 +127,7 @@ export function createGraphqlServer(
       return {
         services,
         principal,
-        clientIp: clientIp(
-          req.socket.remoteAddress,
-          req.headers['x-forwarded-for'],
-          config.trustProxyHops,
-          logger,
-        ),
+        clientIp: services.clientAddresses.of(req).ip,
         socketAddress: req.socket.remoteAddress,
       };
     },

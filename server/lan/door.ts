@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from '../http/app.ts';
+import type { ClientAddresses } from '../http/client-address.ts';
 import type { Door } from '../http/door.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
@@ -12,6 +13,8 @@ export interface LanDoorOptions {
   logger: Logger;
   rendererDir: string;
   winding: Door;
+  /** How clients are told apart (§5.6): the dashboard API's, so both judge a request alike. */
+  clientAddresses?: ClientAddresses;
   /** Mounts the dashboard GraphQL API (`/graphql`, `/health`) when given. */
   graphql?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* for the renderer's machine panel when given. */
@@ -23,18 +26,20 @@ export async function buildLanDoor({
   logger,
   rendererDir,
   winding,
+  clientAddresses,
   graphql,
   machine,
 }: LanDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(logger, 'lan');
   await app.register(healthRoute);
-  await app.register(doorsRoutes, { winding });
+  await app.register(doorsRoutes, { winding, clientAddresses });
   if (graphql) await graphql(app);
   if (machine)
     await app.register(machineRoutes, {
       machine: machine.controller,
       allowRemote: machine.allowRemote,
       allowedRoots: machine.allowedRoots,
+      clientAddresses,
     });
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });

@@ -8,8 +8,8 @@ import { MachineError } from '../../engine/errors.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
+import { type ClientAddresses, loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
 import { HttpError } from '../http/http-error.ts';
-import { loopbackOnly } from '../http/loopback.ts';
 import { checkRequestPath, createPathPolicy } from '../http/paths.ts';
 import type { MachineController } from './controller.ts';
 import { throttleProgress } from './event-throttle.ts';
@@ -20,6 +20,8 @@ export interface MachineRoutesOptions {
   allowRemote: () => boolean;
   /** WINDING_ALLOWED_ROOTS as configured: where `path` jobs may come from. */
   allowedRoots: string[];
+  /** How clients are told apart (§5.6); socket addresses only when not given. */
+  clientAddresses?: ClientAddresses;
 }
 
 const HEARTBEAT_MS = 15_000;
@@ -59,11 +61,11 @@ function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
 
 export async function machineRoutes(
   app: FastifyInstance,
-  { machine, allowRemote, allowedRoots }: MachineRoutesOptions,
+  { machine, allowRemote, allowedRoots, clientAddresses = SOCKET_ADDRESSES }: MachineRoutesOptions,
 ) {
   const policy = await createPathPolicy(allowedRoots);
   // Before the body is read: a LAN client gets 403 whatever it sends.
-  app.addHook('onRequest', loopbackOnly(allowRemote));
+  app.addHook('onRequest', loopbackOnly(clientAddresses, allowRemote));
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = machineStatusCode(error);
     if (status === undefined) throw error;

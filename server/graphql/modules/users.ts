@@ -142,8 +142,8 @@ async function authUser(
   const { store, passwords, throttle, audit, metrics, config } = services;
   const email = validEmail(args.email);
 
-  // One attempt per client IP at a time: the check and the count must not be raced (§16).
-  const user = await throttle.exclusive(ip, async () => {
+  // One attempt per client IP and per email at a time: the check and the count must not be raced (§16).
+  const user = await throttle.exclusive(email, ip, async () => {
     const check = withLimiter(services, ip, () => throttle.check(email, ip));
     if (check.retryAfterSeconds > 0) {
       for (const key of check.firstBlocked) {
