@@ -562,6 +562,7 @@ describe('password reset requests', () => {
       });
       expect(response.raw).toBe('{"data":{"requestPasswordReset":true}}');
     }
+    f.ws.dashboardApi.services.resetRequests.flush();
     const events = await audit('password_reset.requested');
     expect(events).toEqual([
       expect.objectContaining({

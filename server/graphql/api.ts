@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { ResetRequests } from '../accounts/reset-requests.ts';
 import { AuditLog } from '../auth/audit-log.ts';
-import { LoginThrottle } from '../auth/limiter.ts';
+import { LoginThrottle, RequestQuota } from '../auth/limiter.ts';
 import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
 import { NO_SERVICE_ACCOUNTS, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import { SessionTokens } from '../auth/sessions.ts';
@@ -14,6 +15,7 @@ import { loadSecrets, type Secrets } from '../secrets.ts';
 import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
 import { newUserRow } from './modules/accounts.ts';
+import { actOnResetRequests } from './modules/password-resets.ts';
 import { createGraphqlServer, graphqlRoutes } from './yoga.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -35,6 +37,8 @@ export interface DashboardApi {
   services: ApiServices;
   secrets: Secrets;
   database: Database;
+  /** Removes expired limiter rows and dead reset tokens; runs at start and then hourly. */
+  prune(): void;
   /** Registers `/graphql` and `/health` on a fastify instance (the LAN door). */
   register(app: FastifyInstance): Promise<void>;
   close(): void;
@@ -61,6 +65,11 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       sessions: new SessionTokens(secrets.JWT_SECRET, config.jwtExpirationSeconds, clock),
       tokens,
       throttle: new LoginThrottle(store, tokens, config.login, clock),
+      resetRequests: new ResetRequests(
+        new RequestQuota(store, tokens, clock),
+        (emails) => actOnResetRequests(services, emails),
+        logger,
+      ),
       clientAddresses: new ClientAddresses(
         { hops: config.trustProxyHops, trustedProxies: config.trustedProxies },
         logger,
@@ -81,8 +90,9 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     const prune = () => {
       try {
         store.limiter.pruneExpired(iso(clock()));
+        store.passwordResets.pruneDead(iso(clock()));
       } catch (error) {
-        logger.warn({ err: error }, 'pruning the security limiter failed');
+        logger.warn({ err: error }, 'pruning expired limiter rows and reset tokens failed');
       }
     };
     prune();
@@ -93,11 +103,13 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       services,
       secrets,
       database,
+      prune,
       register: async (app) => {
         await app.register(graphqlRoutes(yoga, services));
       },
       close: () => {
         clearInterval(timer);
+        services.resetRequests.close();
         database.close();
       },
     };

@@ -1,3 +1,4 @@
+import type { ResetRequests } from '../accounts/reset-requests.ts';
 import type { AuditLog } from '../auth/audit-log.ts';
 import type { LoginThrottle } from '../auth/limiter.ts';
 import type { PasswordHasher } from '../auth/passwords.ts';
@@ -20,6 +21,8 @@ export interface ApiServices {
   sessions: SessionTokens;
   tokens: TokenHasher;
   throttle: LoginThrottle;
+  /** `requestPasswordReset` behind its quota, acted on in batches (issue #10, item 5). */
+  resetRequests: ResetRequests;
   /** §5.6, shared with the LAN door's loopback-only routes. */
   clientAddresses: ClientAddresses;
   audit: AuditLog;
