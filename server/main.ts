@@ -2,11 +2,13 @@ import type { Config } from './config.ts';
 import { openDataDir } from './data-dir.ts';
 import { type DashboardApi, type DashboardApiOptions, openDashboardApi } from './graphql/api.ts';
 import { Door } from './http/door.ts';
+import { createPathPolicy } from './http/paths.ts';
 import { buildLanDoor } from './lan/door.ts';
 import { createLogger, type Logger } from './log.ts';
 import { MachineController, type MachineControllerOptions } from './machine/controller.ts';
 import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
+import { OutputFolders } from './winding/output-folders.ts';
 
 export interface WorkstationUrls {
   /** The LAN door as this machine reaches it; the renderer lives at `${lan}/`. */
@@ -54,6 +56,9 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   });
 
   const machine = new MachineController({ ...options.machine, logger });
+  // Temporary plan files a crash left behind, in the folders plans went to (within today's roots).
+  const outputFolders = await OutputFolders.open(dataDir, logger);
+  await outputFolders.removeStaleTemporaries(await createPathPolicy(config.winding.allowedRoots));
 
   const winding = new Door('winding', config.winding, () =>
     buildWindingDoor({
@@ -62,6 +67,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       resourcesDir: config.resourcesDir,
       allowedRoots: config.winding.allowedRoots,
       machine,
+      outputFolders,
     }),
   );
   const lan = new Door('LAN', config.lan, () =>

@@ -10,6 +10,7 @@ import type { WindingContext } from './context.ts';
 import { prepareExamples } from './examples.ts';
 import { Limiter } from './limiter.ts';
 import { buildOpenApi } from './openapi.ts';
+import type { OutputFolders } from './output-folders.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { planRoute } from './routes/plan.ts';
 import { simulateRoute } from './routes/simulate.ts';
@@ -24,6 +25,8 @@ export interface WindingDoorOptions {
   allowedRoots: string[];
   /** The process's one machine controller, for live `/stream/` runs. */
   machine: MachineController;
+  /** The record of folders plans are written to (start-up cleans their stale temporary files). */
+  outputFolders: OutputFolders;
 }
 
 /** Every method fastify routes; a known path answers the ones it does not serve with 405. */
@@ -35,9 +38,18 @@ export async function buildWindingDoor(options: WindingDoorOptions): Promise<Fas
     const known = toHttpError(error);
     return known && { status: known.status, body: { detail: known.message } };
   });
+  // Closing the door (a stop, SIGTERM) aborts every plan at its next slice rather than finishing
+  // a file nobody will receive.
+  const stopping = new AbortController();
+  app.addHook('preClose', (done) => {
+    stopping.abort(new Error('the server is stopping'));
+    done();
+  });
   const context: WindingContext = {
     policy: await createPathPolicy(options.allowedRoots),
     planners: new Limiter(4),
+    stopping: stopping.signal,
+    noteOutputFolder: (folder) => options.outputFolders.note(folder),
   };
   const examples = await prepareExamples(options.dataDir, options.resourcesDir, options.logger);
 

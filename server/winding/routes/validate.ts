@@ -11,7 +11,7 @@ import { PathRequest } from '../schemas.ts';
  * `POST /validate/from-file`: both levels, schema and planning, so a file that validates also
  * plans. Every failure answers `{status: "error", detail}` with its status code.
  */
-export async function validateRoute(app: FastifyInstance, { policy, planners }: WindingContext) {
+export async function validateRoute(app: FastifyInstance, { policy, planners, stopping }: WindingContext) {
   app.post(
     '/validate/from-file',
     {
@@ -24,7 +24,9 @@ export async function validateRoute(app: FastifyInstance, { policy, planners }: 
     async (request) => {
       const body = readBody(request, PathRequest);
       const input = await checkRequestPath(body.path, policy);
-      await planners.run(async () => checkPlanInSlices(await readWindDefinition(input, body.path)));
+      await planners.run(async () =>
+        checkPlanInSlices(await readWindDefinition(input, body.path), { signal: stopping }),
+      );
       return { status: 'ok', path: body.path };
     },
   );
