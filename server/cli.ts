@@ -7,6 +7,7 @@ import { machineExitCode, stream } from './cli/stream.ts';
 import { plan, simulate, validate, windingExitCode } from './cli/winding.ts';
 import { ConfigError } from './config.ts';
 import { StartupError } from './errors.ts';
+import { processExists } from './process-exists.ts';
 import { VERSION } from './version.ts';
 
 export type { CliIo } from './cli/io.ts';
@@ -81,6 +82,7 @@ function processIo(): CliIo {
     stderr: (text) => process.stderr.write(text),
     // A bar only when a person watches: with either stream piped or redirected, none is drawn.
     progress: process.stdout.isTTY ? process.stderr : undefined,
+    onParentExit: watchParent,
     onStopSignal: (handler) => {
       process.on('SIGINT', handler);
       process.on('SIGTERM', handler);
@@ -92,6 +94,31 @@ function processIo(): CliIo {
   };
 }
 
+/** How often the parent process is looked for. */
+const PARENT_POLL_MS = 1000;
+
+/**
+ * Calls `handler` once the process that started this one is gone: it then has a new parent (init
+ * or a subreaper) or none at all. A process started by init itself (a service) has no parent to
+ * lose, so nothing is watched.
+ */
+function watchParent(handler: () => void): () => void {
+  const parent = process.ppid;
+  if (parent <= 1) return () => {};
+  const timer = setInterval(() => {
+    if (process.ppid === parent && processExists(parent)) return;
+    clearInterval(timer);
+    handler();
+  }, PARENT_POLL_MS);
+  // Never the reason the process stays alive.
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** After a command has answered, anything still open (a closing socket, a port) gets this long. */
+const EXIT_GRACE_MS = 250;
+
 if (import.meta.main) {
   process.exitCode = await main(process.argv.slice(2));
+  setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
 }

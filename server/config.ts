@@ -51,6 +51,7 @@ const envSchema = z.object({
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   MACHINE_REMOTE_CONTROL: flag('MACHINE_REMOTE_CONTROL').default(false),
+  TOWPATH_EXIT_WITH_PARENT: flag('TOWPATH_EXIT_WITH_PARENT').default(true),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -112,6 +113,8 @@ export interface Config {
   logLevel: LogLevel;
   /** Machine-control routes on the LAN door answer non-loopback clients only when true. */
   machineRemoteControl: boolean;
+  /** `towpath serve` stops when the process that started it is gone (no orphaned core). */
+  exitWithParent: boolean;
   /** The dashboard API (GraphQL) settings. */
   api: ApiConfig;
   /** Values that were clamped into range; start-up logs each as a warning. */
@@ -183,6 +186,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     resourcesDir: DEFAULT_RESOURCES_DIR,
     logLevel: e.LOG_LEVEL,
     machineRemoteControl: e.MACHINE_REMOTE_CONTROL,
+    exitWithParent: e.TOWPATH_EXIT_WITH_PARENT,
     ...loadApiConfig(env),
   };
 }

@@ -3,6 +3,13 @@ import { startWorkstation } from '../main.ts';
 import { VERSION } from '../version.ts';
 import { type Command, UsageError } from './io.ts';
 
+/**
+ * How long a stop may take before the command returns anyway. Planning is aborted and the doors
+ * close at once; only a machine finishing its current line could take longer, and a stop must not
+ * keep the process (and its ports) alive past 2 s.
+ */
+export const STOP_DEADLINE_MS = 1500;
+
 export const serve: Command = {
   summary: 'run the headless core (LAN door and winding door) until Ctrl-C',
   usage: 'towpath serve',
@@ -12,17 +19,31 @@ export const serve: Command = {
         `serve takes no arguments (got '${args[0]}'); configure it with environment variables`,
       );
     }
-    const workstation = await startWorkstation(loadConfig(io.env));
+    const config = loadConfig(io.env);
+    const workstation = await startWorkstation(config);
     io.stderr(
       `Towpath ${VERSION} is running. Open ${workstation.urls.lan}/ ` +
         `(winding door ${workstation.urls.winding}). Press Ctrl-C to stop.\n`,
     );
     await new Promise<void>((resolve) => {
-      const remove = io.onStopSignal((signal) => {
-        remove();
-        workstation.logger.info({ signal }, 'stopping');
-        workstation.stop().then(resolve, resolve);
-      });
+      const removers: (() => void)[] = [];
+      const stop = (reason: Record<string, unknown>) => {
+        for (const remove of removers.splice(0)) remove();
+        workstation.logger.info(reason, 'stopping');
+        const deadline = setTimeout(() => {
+          workstation.logger.warn({ afterMs: STOP_DEADLINE_MS }, 'stop is taking too long; exiting anyway');
+          resolve();
+        }, STOP_DEADLINE_MS);
+        workstation.stop().finally(() => {
+          clearTimeout(deadline);
+          resolve();
+        });
+      };
+      removers.push(io.onStopSignal((signal) => stop({ signal })));
+      // Started by a terminal, npm or a supervisor that is gone: nobody can stop this core any
+      // more, so it stops itself rather than keep serving as an orphan.
+      if (config.exitWithParent && io.onParentExit)
+        removers.push(io.onParentExit(() => stop({ reason: 'parent process exited' })));
     });
     return 0;
   },

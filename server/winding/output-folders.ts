@@ -5,22 +5,13 @@ import { lstat, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PathPolicy } from '../http/paths.ts';
 import type { Logger } from '../log.ts';
+import { processExists } from '../process-exists.ts';
 import { temporaryOwner, writeFileAtomically } from './atomic-write.ts';
 
 export const OUTPUT_FOLDERS_FILE = 'output-folders.json';
 
 /** The record stays small: the folders written to most recently. */
 const MAX_FOLDERS = 200;
-
-/** True while a process with that id exists (EPERM: it exists, but belongs to someone else). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class OutputFolders {
   readonly #file: string;
@@ -77,7 +68,7 @@ export class OutputFolders {
       const names = await readdir(folder).catch(() => [] as string[]);
       for (const name of names) {
         const owner = temporaryOwner(name);
-        if (owner === undefined || owner === process.pid || processAlive(owner)) continue;
+        if (owner === undefined || owner === process.pid || processExists(owner)) continue;
         const path = join(folder, name);
         try {
           if (!(await lstat(path)).isFile()) continue;
