@@ -79,11 +79,20 @@ export async function checkRequestPath(path: string, policy: PathPolicy): Promis
   }
   if (!isAbsolute(path)) throw new HttpError(400, `Path must be absolute: '${path}'`);
   const canonical = await canonicalPath(path);
-  if (!policy.allows(canonical)) {
+  insideRoots(path, policy)(canonical);
+  return canonical;
+}
+
+/**
+ * A check of where a file requested as `path` really is (its canonical path, or the real location
+ * of the opened file), refusing with row 4's 403 when that lies outside the roots.
+ */
+export function insideRoots(path: string, policy: PathPolicy): (real: string) => void {
+  return (real) => {
+    if (policy.allows(real)) return;
     throw new HttpError(
       403,
       `Path '${path}' is outside the allowed roots. Configure WINDING_ALLOWED_ROOTS to permit additional roots. Current roots: ${policy.rootsText}`,
     );
-  }
-  return canonical;
+  };
 }

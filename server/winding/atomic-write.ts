@@ -6,13 +6,12 @@ import {
   fsyncSync,
   lstatSync,
   openSync,
-  readlinkSync,
-  realpathSync,
   renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { descriptorPath, realLocation } from './real-location.ts';
 
 /** A write refused because the file turned out to be somewhere it must not be. */
 export class LocationRefused extends Error {
@@ -41,34 +40,6 @@ function temporaryName(target: string): string {
 export function temporaryOwner(name: string): number | undefined {
   const match = TEMPORARY.exec(name);
   return match ? Number(match[2]) : undefined;
-}
-
-/**
- * Where an open file really is now, after every symlink and rename: Linux reports it through
- * /proc. Null once the file has been deleted; undefined where the OS does not tell.
- */
-function descriptorPath(fd: number): string | null | undefined {
-  let path: string;
-  try {
-    path = readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return undefined;
-  }
-  return path.endsWith(' (deleted)') ? null : path;
-}
-
-/** The real location of the file open as `fd`, created as `path`: through the descriptor where possible. */
-function realLocation(fd: number, path: string): string {
-  const real = descriptorPath(fd);
-  if (real === null) throw new Error('the file was removed while writing');
-  if (real !== undefined) return real;
-  // Without /proc the path is resolved instead, and the inode compared, so a file swapped in under
-  // the same name is still noticed.
-  const resolved = realpathSync(path);
-  const [opened, found] = [fstatSync(fd), lstatSync(resolved)];
-  if (opened.ino !== found.ino || opened.dev !== found.dev)
-    throw new LocationRefused('the file was replaced');
-  return resolved;
 }
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;

@@ -9,6 +9,7 @@ import { makeTempDir, startTestWorkstation, type TestWorkstation } from '../test
 
 const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url).pathname;
 const WIND = await readFile(join(REFERENCE, 'conf_valid_hoop', 'input.wind'));
+const OTHER_WIND = await readFile(join(REFERENCE, 'conf_valid_helical', 'input.wind'));
 
 let ws: TestWorkstation | undefined;
 afterEach(async () => {
@@ -22,7 +23,7 @@ async function plan(path: string) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ path }),
   });
-  return { status: response.status, body: (await response.json()) as { detail?: string } };
+  return { status: response.status, body: (await response.json()) as { detail?: string; commands?: number } };
 }
 
 /** Every file below `dir`, symlinks not followed. */
@@ -70,13 +71,16 @@ describe('a folder flipping to a symlink out of the roots while plans are writte
     await mkdir(join(root, 'd'), { recursive: true });
     await mkdir(outside);
     await writeFile(join(root, 'd', 'x.wind'), WIND);
-    // The outside has a wind file of its own too, so a flip can also hit a readable input.
-    await writeFile(join(outside, 'x.wind'), WIND);
+    // The outside has a different wind file under the same name: a plan of it would show.
+    await writeFile(join(outside, 'x.wind'), OTHER_WIND);
     await symlink(outside, join(root, 'd.link'));
     ws = await startTestWorkstation({ WINDING_ALLOWED_ROOTS: root });
 
+    const inside = await plan(join(root, 'd', 'x.wind'));
+    expect(inside.status).toBe(200);
     const flipper = startFlipper(root);
     const statuses = new Map<number, number>();
+    const planned = new Set<number | undefined>();
     try {
       await flipper.ready;
       const ROUNDS = 300;
@@ -88,6 +92,7 @@ describe('a folder flipping to a symlink out of the roots while plans are writte
             next += 1;
             const { status, body } = await plan(join(root, 'd', 'x.wind'));
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
+            if (status === 200) planned.add(body.commands);
             if (![200, 400, 403, 404].includes(status)) throw new Error(`HTTP ${status}: ${body.detail}`);
           }
         }),
@@ -99,6 +104,8 @@ describe('a folder flipping to a symlink out of the roots while plans are writte
     // The race was real: the flips were seen (how many plans got through depends on the load).
     expect([...statuses.keys()].some((status) => status !== 200)).toBe(true);
     expect(await filesBelow(outside)).toEqual([join(outside, 'x.wind')]);
+    // Only the file inside the roots was ever read and planned.
+    expect([...planned].filter((commands) => commands !== inside.body.commands)).toEqual([]);
     const leftovers = (await filesBelow(root)).filter((file) => file.endsWith('.tmp'));
     expect(leftovers).toEqual([]);
   }, 120_000);

@@ -2,7 +2,7 @@ import { dirname } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { PlanSummary } from '../../../engine/plan/types.ts';
 import { HttpError } from '../../http/http-error.ts';
-import { canonicalPath, checkRequestPath, type PathPolicy } from '../../http/paths.ts';
+import { canonicalPath, checkRequestPath, insideRoots, type PathPolicy } from '../../http/paths.ts';
 import { LocationRefused } from '../atomic-write.ts';
 import { readBody } from '../body.ts';
 import type { WindingContext } from '../context.ts';
@@ -31,7 +31,9 @@ export async function planRoute(
     const output = await canonicalPath(defaultOutputPath(input));
     if (!policy.allows(output)) throw outsideRoots(output, policy);
     return planners.run(async () => {
-      const definition = await readWindDefinition(input, body.path);
+      const definition = await readWindDefinition(input, body.path, {
+        checkLocation: insideRoots(body.path, policy),
+      });
       let summary: PlanSummary;
       try {
         await checkOutputTarget(input, output);

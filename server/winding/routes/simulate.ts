@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { checkRequestPath } from '../../http/paths.ts';
+import { checkRequestPath, insideRoots } from '../../http/paths.ts';
 import { readBody } from '../body.ts';
 import type { WindingContext } from '../context.ts';
 import { PathRequest } from '../schemas.ts';
@@ -9,6 +9,9 @@ import { simulateFile } from '../simulation.ts';
 export async function simulateRoute(app: FastifyInstance, { policy }: WindingContext) {
   app.post('/simulate/from-file', async (request) => {
     const body = readBody(request, PathRequest);
-    return simulateFile(await checkRequestPath(body.path, policy), { shown: body.path });
+    return simulateFile(await checkRequestPath(body.path, policy), {
+      shown: body.path,
+      checkLocation: insideRoots(body.path, policy),
+    });
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { toHttpError } from '../../http/http-error.ts';
-import { checkRequestPath } from '../../http/paths.ts';
+import { checkRequestPath, insideRoots } from '../../http/paths.ts';
 import { readBody } from '../body.ts';
 import type { WindingContext } from '../context.ts';
 import { readWindDefinition } from '../input-file.ts';
@@ -25,7 +25,10 @@ export async function validateRoute(app: FastifyInstance, { policy, planners, st
       const body = readBody(request, PathRequest);
       const input = await checkRequestPath(body.path, policy);
       await planners.run(async () =>
-        checkPlanInSlices(await readWindDefinition(input, body.path), { signal: stopping }),
+        checkPlanInSlices(
+          await readWindDefinition(input, body.path, { checkLocation: insideRoots(body.path, policy) }),
+          { signal: stopping },
+        ),
       );
       return { status: 'ok', path: body.path };
     },
