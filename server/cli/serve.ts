@@ -20,31 +20,38 @@ export const serve: Command = {
       );
     }
     const config = loadConfig(io.env);
-    const workstation = await startWorkstation(config);
-    io.stderr(
-      `Towpath ${VERSION} is running. Open ${workstation.urls.lan}/ ` +
-        `(winding door ${workstation.urls.winding}). Press Ctrl-C to stop.\n`,
-    );
-    await new Promise<void>((resolve) => {
-      const removers: (() => void)[] = [];
-      const stop = (reason: Record<string, unknown>) => {
-        for (const remove of removers.splice(0)) remove();
-        workstation.logger.info(reason, 'stopping');
-        const deadline = setTimeout(() => {
-          workstation.logger.warn({ afterMs: STOP_DEADLINE_MS }, 'stop is taking too long; exiting anyway');
-          resolve();
-        }, STOP_DEADLINE_MS);
-        workstation.stop().finally(() => {
-          clearTimeout(deadline);
-          resolve();
-        });
-      };
-      removers.push(io.onStopSignal((signal) => stop({ signal })));
-      // Started by a terminal, npm or a supervisor that is gone: nobody can stop this core any
-      // more, so it stops itself rather than keep serving as an orphan.
-      if (config.exitWithParent && io.onParentExit)
-        removers.push(io.onParentExit(() => stop({ reason: 'parent process exited' })));
+    // Listening for a stop before anything starts: a signal that arrives while the doors open (or
+    // just after the "running" line) must stop the core, not kill it without cleaning up.
+    let requested: ((reason: Record<string, unknown>) => void) | undefined;
+    const stopRequest = new Promise<Record<string, unknown>>((resolve) => {
+      requested = resolve;
     });
-    return 0;
+    const removers = [io.onStopSignal((signal) => requested?.({ signal }))];
+    // Started by a terminal, npm or a supervisor that is gone: nobody can stop this core any more,
+    // so it stops itself rather than keep serving as an orphan.
+    if (config.exitWithParent && io.onParentExit)
+      removers.push(io.onParentExit(() => requested?.({ reason: 'parent process exited' })));
+    try {
+      const workstation = await startWorkstation(config);
+      io.stderr(
+        `Towpath ${VERSION} is running. Open ${workstation.urls.lan}/ ` +
+          `(winding door ${workstation.urls.winding}). Press Ctrl-C to stop.\n`,
+      );
+      workstation.logger.info(await stopRequest, 'stopping');
+      let deadline: NodeJS.Timeout | undefined;
+      await Promise.race([
+        workstation.stop(),
+        new Promise<void>((resolve) => {
+          deadline = setTimeout(() => {
+            workstation.logger.warn({ afterMs: STOP_DEADLINE_MS }, 'stop is taking too long; exiting anyway');
+            resolve();
+          }, STOP_DEADLINE_MS);
+        }),
+      ]);
+      clearTimeout(deadline);
+      return 0;
+    } finally {
+      for (const remove of removers) remove();
+    }
   },
 };
