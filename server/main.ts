@@ -82,6 +82,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
         allowRemote: () => config.machineRemoteControl,
         allowedRoots: config.winding.allowedRoots,
       },
+      tasks: config.tasks,
     }),
   );
 

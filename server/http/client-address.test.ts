@@ -108,6 +108,8 @@ describe('loopback-only routes behind a proxy', () => {
       expect(await stop.json()).toEqual({ detail: LOCAL_ONLY_DETAIL });
       const status = await fetch(`${lan}/api/machine/status`, { headers });
       expect(status.status, JSON.stringify(headers)).toBe(403);
+      const tasks = await fetch(`${lan}/api/tasks/today`, { headers });
+      expect(tasks.status, JSON.stringify(headers)).toBe(403);
     }
     // A client forging a loopback entry further left gains nothing: the proxy's own entry counts.
     const forged = await post(`${lan}/api/doors/winding/stop`, {

@@ -156,11 +156,16 @@ export const LOCAL_ONLY_DETAIL = 'This route accepts only clients on the worksta
 /**
  * A hook (onRequest or preHandler) that lets only clients on this machine through: the socket
  * address, or the forwarded client when a trusted proxy sent the request (§5.6). Never a forwarding
- * header from anyone else: those are the client's to forge.
+ * header from anyone else: those are the client's to forge. `refusal` is the 403 body, for doors
+ * whose error shape differs.
  */
-export function loopbackOnly(addresses: ClientAddresses, allowRemote: () => boolean = () => false) {
+export function loopbackOnly(
+  addresses: ClientAddresses,
+  allowRemote: () => boolean = () => false,
+  refusal: unknown = { detail: LOCAL_ONLY_DETAIL },
+) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (allowRemote() || addresses.isLocal(request)) return;
-    await reply.code(403).send({ detail: LOCAL_ONLY_DETAIL });
+    await reply.code(403).send(refusal);
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { BridgeEnv } from '../../bridge/config.ts';
 import { createHttpApp } from '../http/app.ts';
 import type { ClientAddresses } from '../http/client-address.ts';
 import type { Door } from '../http/door.ts';
@@ -6,6 +7,7 @@ import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
 import type { MachineController } from '../machine/controller.ts';
 import { machineRoutes } from '../machine/routes.ts';
+import { taskRoutes } from '../tasks/routes.ts';
 import { doorsRoutes } from './doors.ts';
 import { serveRenderer } from './renderer.ts';
 
@@ -19,6 +21,8 @@ export interface LanDoorOptions {
   graphql?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* for the renderer's machine panel when given. */
   machine?: { controller: MachineController; allowRemote: () => boolean; allowedRoots: string[] };
+  /** Mounts /api/tasks/* (the operator's task app, loopback only) when given the bridge's env. */
+  tasks?: BridgeEnv;
 }
 
 /** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
@@ -29,6 +33,7 @@ export async function buildLanDoor({
   clientAddresses,
   graphql,
   machine,
+  tasks,
 }: LanDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(logger, 'lan');
   await app.register(healthRoute);
@@ -41,6 +46,7 @@ export async function buildLanDoor({
       allowedRoots: machine.allowedRoots,
       clientAddresses,
     });
+  if (tasks) await app.register(taskRoutes, { env: tasks, clientAddresses });
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });
   return app;
