@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Running, runNode, startNode } from './testing/process.ts';
@@ -34,7 +34,7 @@ function expectOneLineFailure(result: { code: number | null; stderr: string }, l
 
 describe('towpath serve', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('runs both doors until %s, then stops cleanly', async (signal) => {
-    const { r, lan, winding } = await serve({ PORT: '0', WINDING_PORT: '0' });
+    const { r, lan, winding, dataDir } = await serve({ PORT: '0', WINDING_PORT: '0' });
     for (const url of [lan, winding]) {
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok', version: VERSION });
     }
@@ -46,10 +46,18 @@ describe('towpath serve', () => {
       .map((line) => JSON.parse(line))
       .find((entry) => entry.urls);
     expect(started.urls).toEqual({ lan, winding });
+    // Tools on this PC find it through workstation.json, until it stops.
+    const announced = join(dataDir, 'workstation.json');
+    expect(JSON.parse(await readFile(announced, 'utf8'))).toMatchObject({
+      pid: r.child.pid,
+      lanUrl: lan,
+      windingUrl: winding,
+    });
 
     r.child.kill(signal);
     const done = await r.finished;
     expect(done.code).toBe(0);
+    await expect(stat(announced)).rejects.toThrow();
     expect(done.stdout).toContain('"msg":"Towpath stopped"');
     await expect(fetch(`${lan}/healthz`)).rejects.toThrow();
   });
@@ -75,7 +83,7 @@ describe('towpath serve', () => {
 
     // The first instance is untouched.
     expect((await fetch(`${first.lan}/healthz`)).status).toBe(200);
-  });
+  }, 60_000); // three full core starts: slow on a loaded machine
 
   it('refuses an invalid environment value with one clear line', async () => {
     expectOneLineFailure(

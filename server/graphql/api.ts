@@ -7,6 +7,8 @@ import { NO_SERVICE_ACCOUNTS, type ServiceAccountAuthenticator } from '../auth/p
 import { SessionTokens } from '../auth/sessions.ts';
 import { type Clock, iso, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
+import { ChangeBus } from '../dashboards/bus.ts';
+import { DashboardService } from '../dashboards/service.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
 import { ClientAddresses } from '../http/client-address.ts';
@@ -16,6 +18,8 @@ import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
 import { newUserRow } from './modules/accounts.ts';
 import { actOnResetRequests } from './modules/password-resets.ts';
+import { readPolicy } from './modules/policy.ts';
+import { createGraphqlStream } from './stream.ts';
 import { createGraphqlServer, graphqlRoutes } from './yoga.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -58,6 +62,10 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     const store = new Store(database);
     const metrics = new RuntimeMetrics(clock);
     const tokens = new TokenHasher(secrets.TOKEN_PEPPER);
+    const audit = new AuditLog(store, clock, logger, () => {
+      metrics.auditWriteFailureCount += 1;
+    });
+    const bus = new ChangeBus();
     const services: ApiServices = {
       config,
       store,
@@ -74,10 +82,10 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
         { hops: config.trustProxyHops, trustedProxies: config.trustedProxies },
         logger,
       ),
-      audit: new AuditLog(store, clock, logger, () => {
-        metrics.auditWriteFailureCount += 1;
-      }),
+      audit,
       metrics,
+      bus,
+      dashboards: new DashboardService({ store, clock, audit, bus, policy: () => readPolicy(store) }),
       gatewayMetrics: gatewayMetricsFromUrl(
         config.gateway.runtimeMetricsUrl,
         secrets.GATEWAY_SERVICE_TOKEN,
@@ -99,13 +107,14 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     const timer = setInterval(prune, PRUNE_INTERVAL_MS);
     timer.unref();
     const yoga = createGraphqlServer(services, options.serviceAccounts ?? NO_SERVICE_ACCOUNTS);
+    const stream = createGraphqlStream(yoga);
     return {
       services,
       secrets,
       database,
       prune,
       register: async (app) => {
-        await app.register(graphqlRoutes(yoga, services));
+        await app.register(graphqlRoutes(yoga, services, stream));
       },
       close: () => {
         clearInterval(timer);

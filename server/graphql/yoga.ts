@@ -2,11 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
+import { ServiceError } from '../dashboards/errors.ts';
 import type { Logger } from '../log.ts';
+import { applyAuthorization } from './authorization.ts';
 import type { ApiServices, RequestContext } from './context.ts';
 import { operationLimitsRule } from './limits.ts';
 import * as audit from './modules/audit.ts';
 import * as core from './modules/core.ts';
+import * as dashboards from './modules/dashboards.ts';
 import * as invites from './modules/invites.ts';
 import * as metrics from './modules/metrics.ts';
 import * as passwordResets from './modules/password-resets.ts';
@@ -17,7 +20,7 @@ import * as users from './modules/users.ts';
 export const GRAPHQL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 // Schema-first, one module per area; later issues add dashboards, profiles and service accounts here.
-const MODULES = [core, policy, users, invites, passwordResets, audit, metrics];
+export const MODULES = [core, policy, users, invites, passwordResets, audit, metrics, dashboards];
 
 interface ServerContext {
   req: FastifyRequest;
@@ -28,12 +31,15 @@ interface ServerContext {
 const HAD_ERRORS = Symbol('towpath.graphqlErrors');
 type MarkedRequest = FastifyRequest & { [HAD_ERRORS]?: boolean };
 
+/** The executable schema, every root field behind its rule in the authorisation table. */
 export function buildSchema() {
-  return createSchema<ServerContext & RequestContext>({
-    typeDefs: MODULES.map((module) => module.typeDefs),
-    // biome-ignore lint/suspicious/noExplicitAny: graphql-tools accepts heterogeneous resolver maps.
-    resolvers: MODULES.map((module) => module.resolvers as any),
-  });
+  return applyAuthorization(
+    createSchema<ServerContext & RequestContext>({
+      typeDefs: MODULES.map((module) => module.typeDefs),
+      // biome-ignore lint/suspicious/noExplicitAny: graphql-tools accepts heterogeneous resolver maps.
+      resolvers: MODULES.map((module) => module.resolvers as any),
+    }),
+  );
 }
 
 function useOperationLimits(): Plugin {
@@ -77,11 +83,18 @@ function isGraphQLError(error: unknown): error is GraphQLError {
  * §4: resolver errors are GraphQLErrors carrying a code and pass through; anything else thrown is
  * logged in full and reaches the client only as "Unexpected error.".
  */
-function maskError(logger: Logger) {
+export function maskError(logger: Logger) {
   return (error: unknown): Error => {
     if (isGraphQLError(error)) {
       const original = error.originalError;
       if (!original || isGraphQLError(original)) return error;
+      // The services' outcomes (§4 codes and messages), mapped here in one place.
+      if (original instanceof ServiceError)
+        return new GraphQLError(original.message, {
+          nodes: error.nodes,
+          path: error.path,
+          extensions: { code: original.code, ...original.extensions },
+        });
       logger.error({ err: original, path: error.path }, 'unexpected error in a GraphQL operation');
       return new GraphQLError('Unexpected error.', {
         nodes: error.nodes,
@@ -91,6 +104,26 @@ function maskError(logger: Logger) {
     }
     logger.error({ err: error }, 'unexpected error in GraphQL handling');
     return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  };
+}
+
+/** Who is calling and from where; built once per request (and per SSE subscription). */
+export async function requestContext(
+  services: ApiServices,
+  serviceAccounts: ServiceAccountAuthenticator,
+  req: FastifyRequest,
+): Promise<RequestContext> {
+  const { principal, rejected } = await resolvePrincipal(req.headers.authorization, {
+    sessions: services.sessions,
+    store: services.store,
+    serviceAccounts,
+  });
+  if (rejected) services.metrics.authFailureCount += 1;
+  return {
+    services,
+    principal,
+    clientIp: services.clientAddresses.of(req).ip,
+    socketAddress: req.socket.remoteAddress,
   };
 }
 
@@ -117,20 +150,7 @@ export function createGraphqlServer(
     maskedErrors: { maskError: maskError(logger), errorMessage: 'Unexpected error.' },
     logging: yogaLogger(logger),
     plugins: [useOperationLimits(), useErrorMarker()],
-    context: async ({ req }): Promise<RequestContext> => {
-      const { principal, rejected } = await resolvePrincipal(req.headers.authorization, {
-        sessions: services.sessions,
-        store: services.store,
-        serviceAccounts,
-      });
-      if (rejected) services.metrics.authFailureCount += 1;
-      return {
-        services,
-        principal,
-        clientIp: services.clientAddresses.of(req).ip,
-        socketAddress: req.socket.remoteAddress,
-      };
-    },
+    context: ({ req }) => requestContext(services, serviceAccounts, req),
   });
 }
 
@@ -141,6 +161,7 @@ export function createGraphqlServer(
 export function graphqlRoutes(
   yoga: YogaServerInstance<ServerContext, RequestContext>,
   services: ApiServices,
+  stream?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
 ) {
   return async (app: FastifyInstance) => {
     // Yoga parses bodies itself (JSON, GraphQL over HTTP media types); fastify only buffers them, up
@@ -202,5 +223,12 @@ export function graphqlRoutes(
       handler,
     });
     app.route({ url: '/health', method: ['GET'], logLevel: 'warn', handler });
+    if (stream)
+      app.route({
+        url: '/graphql/stream',
+        method: ['GET', 'POST', 'PUT', 'DELETE'],
+        bodyLimit: GRAPHQL_BODY_LIMIT_BYTES,
+        handler: stream,
+      });
   };
 }

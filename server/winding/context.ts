@@ -7,7 +7,7 @@ export interface WindingContext {
   /** At most 4 planner runs (plan and validate) at once, FIFO (spec §7.3). */
   planners: Limiter;
   /** Aborted when the door closes: planning stops at its next slice and removes its temporary file. */
-  stopping: AbortSignal;
+  stopping?: AbortSignal;
   /** Notes a folder plans are written to, before the first byte (see output-folders.ts). */
-  noteOutputFolder(folder: string): Promise<void>;
+  noteOutputFolder?(folder: string): Promise<void>;
 }

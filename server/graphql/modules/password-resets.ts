@@ -135,6 +135,7 @@ export const resolvers = {
         targetType: 'user',
         targetId: reset.userId,
       });
+      context.services.bus.publish({ kind: 'user', userId: reset.userId, change: 'password' });
       return true;
     },
   },
