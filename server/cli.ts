@@ -5,7 +5,6 @@
 import { enableCompileCache } from 'node:module';
 import { loadFreshBundle } from '../bridge/fresh-bundle.ts';
 import type { CliIo, Command } from './cli/io.ts';
-import { processExists } from './process-exists.ts';
 import { VERSION } from './version.ts';
 
 export type { CliIo } from './cli/io.ts';
@@ -146,7 +145,16 @@ function watchParent(handler: () => void): () => void {
   const parent = process.ppid;
   if (parent <= 1) return () => {};
   const timer = setInterval(() => {
-    if (process.ppid === parent && processExists(parent)) return;
+    // Unix gives an orphan a new parent; Windows keeps the old id, so ask whether it still exists
+    // (EPERM: it does, as another user's). Written here rather than imported: `--help` loads no
+    // module beyond the command table.
+    let gone = process.ppid !== parent;
+    try {
+      if (!gone) process.kill(parent, 0);
+    } catch (error) {
+      gone = (error as NodeJS.ErrnoException).code !== 'EPERM';
+    }
+    if (!gone) return;
     clearInterval(timer);
     handler();
   }, PARENT_POLL_MS);
