@@ -62,6 +62,8 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       resourcesDir: config.resourcesDir,
       allowedRoots: config.winding.allowedRoots,
       machine,
+      allowedHosts: config.allowedHosts,
+      corsOrigins: config.api.corsOrigins,
     }),
   );
   const lan = new Door('LAN', config.lan, () =>
@@ -75,6 +77,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
         allowRemote: () => config.machineRemoteControl,
         allowedRoots: config.winding.allowedRoots,
       },
+      guards: { allowedHosts: config.allowedHosts, corsOrigins: config.api.corsOrigins },
     }),
   );
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp } from '../http/app.ts';
 import type { Door } from '../http/door.ts';
+import { requestGuards } from '../http/guards.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
 import type { MachineController } from '../machine/controller.ts';
@@ -16,6 +17,8 @@ export interface LanDoorOptions {
   graphql?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* for the renderer's machine panel when given. */
   machine?: { controller: MachineController; allowRemote: () => boolean; allowedRoots: string[] };
+  /** `ALLOWED_HOSTS` and `CORS_ORIGINS` for the door's request guards; none by default. */
+  guards?: { allowedHosts: readonly string[]; corsOrigins: readonly string[] };
 }
 
 /** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
@@ -25,8 +28,11 @@ export async function buildLanDoor({
   winding,
   graphql,
   machine,
+  guards = { allowedHosts: [], corsOrigins: [] },
 }: LanDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(logger, 'lan');
+  // First, so every route below (GraphQL included) is behind them.
+  requestGuards(app, { hosts: 'any', ...guards });
   await app.register(healthRoute);
   await app.register(doorsRoutes, { winding });
   if (graphql) await graphql(app);

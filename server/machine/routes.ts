@@ -8,6 +8,7 @@ import { MachineError } from '../../engine/errors.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
+import { localRoutes } from '../http/guards.ts';
 import { loopbackOnly } from '../http/loopback.ts';
 import { HttpError } from '../winding/http-error.ts';
 import { checkRequestPath, createPathPolicy } from '../winding/paths.ts';
@@ -62,7 +63,9 @@ export async function machineRoutes(
   { machine, allowRemote, allowedRoots }: MachineRoutesOptions,
 ) {
   const policy = await createPathPolicy(allowedRoots);
-  // Before the body is read: a LAN client gets 403 whatever it sends.
+  // Before the body is read: a LAN client gets 403 whatever it sends, and a request addressed to
+  // a name other than a loopback one (DNS rebinding) 421 from the door's guards.
+  localRoutes(app, allowRemote);
   app.addHook('onRequest', loopbackOnly(allowRemote));
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = machineStatusCode(error);
