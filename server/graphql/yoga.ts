@@ -1,11 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import {
+  createGraphQLError,
+  createSchema,
+  createYoga,
+  type Plugin,
+  type YogaServerInstance,
+} from 'graphql-yoga';
 import { clientIp } from '../auth/client-ip.ts';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import type { Logger } from '../log.ts';
 import type { ApiServices, RequestContext } from './context.ts';
-import { operationLimitsRule } from './limits.ts';
+import { boundedParserCaches, checkDocument, operationLimitsRule } from './limits.ts';
 import * as audit from './modules/audit.ts';
 import * as core from './modules/core.ts';
 import * as invites from './modules/invites.ts';
@@ -39,6 +45,17 @@ export function buildSchema() {
 
 function useOperationLimits(): Plugin {
   return {
+    // Before yoga's parse cache sees the text: a refused document is neither parsed nor cached.
+    onParams({ params, setResult }) {
+      if (typeof params.query !== 'string') return;
+      const rejection = checkDocument(params.query);
+      if (!rejection) return;
+      const http = rejection.status ? { http: { status: rejection.status } } : {};
+      // yoga's own error type: it reads the status from `http` and strips it from the answer.
+      setResult({
+        errors: [createGraphQLError(rejection.message, { extensions: { code: rejection.code, ...http } })],
+      });
+    },
     onValidate({ addValidationRule }) {
       addValidationRule(operationLimitsRule);
     },
@@ -107,6 +124,7 @@ export function createGraphqlServer(
     landingPage: false,
     graphiql: config.graphiql,
     batching: false,
+    parserAndValidationCache: boundedParserCaches(),
     cors:
       config.corsOrigins.length > 0
         ? {
