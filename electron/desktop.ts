@@ -64,6 +64,7 @@ export async function startDesktop({
   ipcMain.handle(OPEN_FILE_CHANNEL, (event, kind: unknown) => openFile(event.sender, kind));
 
   const window = createMainWindow(workstation.urls.lan, join(appRoot, 'dist', 'electron', 'preload.cjs'));
+  showSetupCode(window, workstation);
 
   app.on('second-instance', () => {
     if (window.isDestroyed()) return;
@@ -84,6 +85,25 @@ export async function startDesktop({
   });
 
   return { workstation, window };
+}
+
+/**
+ * Dashboard spec §6.1: on a fresh install the first admin needs the setup code; the person at the
+ * workstation sees it here (and `towpath serve` prints it). Not modal: the window stays usable.
+ */
+function showSetupCode(window: BrowserWindow, workstation: Workstation): void {
+  const code = workstation.dashboardApi.services.setupCode.current;
+  if (!code) return;
+  process.stderr.write(`First-run setup code: ${code}\n`);
+  void dialog.showMessageBox(window, {
+    type: 'info',
+    title: 'Towpath first-run setup',
+    message: `First-run setup code: ${code}`,
+    detail:
+      'Enter this code when you create the first admin account. It works once, only on this ' +
+      `workstation, and is also kept in ${join(workstation.dataDir, 'setup-code')} until then.`,
+    buttons: ['OK'],
+  });
 }
 
 async function openFile(sender: Electron.WebContents, kind: unknown): Promise<OpenFileResult> {

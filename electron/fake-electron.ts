@@ -59,7 +59,11 @@ export function createFakeElectron() {
   return {
     app: new FakeApp(),
     BrowserWindow: FakeBrowserWindow,
-    dialog: { showErrorBox: vi.fn(), showOpenDialog: vi.fn() },
+    dialog: {
+      showErrorBox: vi.fn(),
+      showOpenDialog: vi.fn(),
+      showMessageBox: vi.fn(async () => ({ response: 0 })),
+    },
     ipcMain: { handle: vi.fn() },
     shell: { openExternal: vi.fn(async () => {}) },
     session: {

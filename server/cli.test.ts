@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Running, runNode, startNode } from './testing/process.ts';
@@ -34,7 +34,7 @@ function expectOneLineFailure(result: { code: number | null; stderr: string }, l
 
 describe('towpath serve', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('runs both doors until %s, then stops cleanly', async (signal) => {
-    const { r, lan, winding } = await serve({ PORT: '0', WINDING_PORT: '0' });
+    const { r, lan, winding, dataDir } = await serve({ PORT: '0', WINDING_PORT: '0' });
     for (const url of [lan, winding]) {
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok', version: VERSION });
     }
@@ -46,6 +46,10 @@ describe('towpath serve', () => {
       .map((line) => JSON.parse(line))
       .find((entry) => entry.urls);
     expect(started.urls).toEqual({ lan, winding });
+    // A fresh install prints the first-run setup code it keeps in the data dir.
+    const code = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();
+    await r.waitFor(/First-run setup code: (\S+)/);
+    expect(r.stderr()).toContain(`First-run setup code: ${code}\n`);
 
     r.child.kill(signal);
     const done = await r.finished;
