@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp } from '../http/app.ts';
+import { createHttpApp, type HttpTimeouts } from '../http/app.ts';
 import type { Door } from '../http/door.ts';
 import { requestGuards } from '../http/guards.ts';
 import { healthRoute } from '../http/health.ts';
@@ -19,6 +19,8 @@ export interface LanDoorOptions {
   machine?: { controller: MachineController; allowRemote: () => boolean; allowedRoots: string[] };
   /** `ALLOWED_HOSTS` and `CORS_ORIGINS` for the door's request guards; none by default. */
   guards?: { allowedHosts: readonly string[]; corsOrigins: readonly string[] };
+  /** Tests shorten the client timeouts; the defaults otherwise. */
+  timeouts?: HttpTimeouts;
 }
 
 /** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
@@ -29,8 +31,9 @@ export async function buildLanDoor({
   graphql,
   machine,
   guards = { allowedHosts: [], corsOrigins: [] },
+  timeouts,
 }: LanDoorOptions): Promise<FastifyInstance> {
-  const app = createHttpApp(logger, 'lan');
+  const app = createHttpApp(logger, 'lan', undefined, timeouts);
   // First, so every route below (GraphQL included) is behind them.
   requestGuards(app, { hosts: 'any', ...guards });
   await app.register(healthRoute);

@@ -115,22 +115,29 @@ export async function machineRoutes(
   app.post('/api/machine/cancel', async () => machine.cancel());
 
   app.get('/api/machine/events', (request, reply) => {
-    const cleanup = streamEvents(machine, reply);
+    const cleanup = streamEvents(machine, reply, wantsClose(request.headers.connection));
     request.raw.once('close', cleanup);
   });
 }
 
+/** The client asked for `Connection: close`: it wants an answer that ends, not a stream. */
+function wantsClose(connection: string | undefined): boolean {
+  return (connection ?? '').split(',').some((token) => token.trim().toLowerCase() === 'close');
+}
+
 /**
  * Server-sent events: the status first, then every event with its `seq` as the id. Returns the
- * function that ends the subscription (safe to call more than once).
+ * function that ends the subscription (safe to call more than once). A client that asked for
+ * `Connection: close` (a probe, a script) gets the status and the end of the stream, and the
+ * connection is closed: nothing is held open for a client that said it will not wait.
  */
-function streamEvents(machine: MachineController, reply: FastifyReply): () => void {
+function streamEvents(machine: MachineController, reply: FastifyReply, close: boolean): () => void {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
-    connection: 'keep-alive',
+    connection: close ? 'close' : 'keep-alive',
     'x-accel-buffering': 'no',
   });
   const write = (name: string, data: unknown, id?: number) => {
@@ -138,6 +145,10 @@ function streamEvents(machine: MachineController, reply: FastifyReply): () => vo
     raw.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   write('status', machine.status());
+  if (close) {
+    raw.end();
+    return () => {};
+  }
   const throttle = throttleProgress((event: MachineEvent) => {
     const { type, ...data } = event;
     write(type, data, event.seq);

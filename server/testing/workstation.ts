@@ -28,6 +28,7 @@ export interface TestWorkstationOptions {
   root?: string;
   dashboardApi?: StartOptions['dashboardApi'];
   machine?: StartOptions['machine'];
+  httpTimeouts?: StartOptions['httpTimeouts'];
 }
 
 /** Starts a workstation whose renderer folder holds a stand-in index.html and one asset. */
@@ -54,6 +55,7 @@ export async function startTestWorkstation(
       logger: pino({ level: 'silent' }),
       dashboardApi: { argon2Cost: TEST_ARGON2_COST, ...options.dashboardApi },
       machine: options.machine,
+      httpTimeouts: options.httpTimeouts,
     },
   );
   return {

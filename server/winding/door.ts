@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp } from '../http/app.ts';
+import { createHttpApp, type HttpTimeouts } from '../http/app.ts';
 import { requestGuards } from '../http/guards.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
@@ -29,6 +29,8 @@ export interface WindingDoorOptions {
   allowedHosts?: readonly string[];
   /** `CORS_ORIGINS`: origins besides the door's own that may post to it. */
   corsOrigins?: readonly string[];
+  /** Tests shorten the client timeouts; the defaults otherwise. */
+  timeouts?: HttpTimeouts;
 }
 
 /** Every method fastify routes; a known path answers the ones it does not serve with 405. */
@@ -36,10 +38,15 @@ const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as 
 
 /** The winding door: the loopback HTTP service for headless automation (spec/winding.md §7). */
 export async function buildWindingDoor(options: WindingDoorOptions): Promise<FastifyInstance> {
-  const app = createHttpApp(options.logger, 'winding', (error) => {
-    const known = toHttpError(error);
-    return known && { status: known.status, body: { detail: known.message } };
-  });
+  const app = createHttpApp(
+    options.logger,
+    'winding',
+    (error) => {
+      const known = toHttpError(error);
+      return known && { status: known.status, body: { detail: known.message } };
+    },
+    options.timeouts,
+  );
   const context: WindingContext = {
     policy: await createPathPolicy(options.allowedRoots),
     planners: new Limiter(4),
