@@ -9,7 +9,7 @@ import {
 } from 'graphql-yoga';
 import { clientIp } from '../auth/client-ip.ts';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
-import type { Logger } from '../log.ts';
+import { type Logger, throttleWarnings } from '../log.ts';
 import type { ApiServices, RequestContext } from './context.ts';
 import { boundedParserCaches, checkDocument, operationLimitsRule } from './limits.ts';
 import * as audit from './modules/audit.ts';
@@ -19,6 +19,9 @@ import * as metrics from './modules/metrics.ts';
 import * as passwordResets from './modules/password-resets.ts';
 import * as policy from './modules/policy.ts';
 import * as users from './modules/users.ts';
+
+/** The X-Forwarded-For mismatch warning is logged at most this often. */
+const PROXY_WARNING_INTERVAL_MS = 60_000;
 
 /** Largest GraphQL request body (§4), counted as bytes arrive. */
 export const GRAPHQL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -117,6 +120,8 @@ export function createGraphqlServer(
   serviceAccounts: ServiceAccountAuthenticator,
 ): YogaServerInstance<ServerContext, RequestContext> {
   const { config, logger } = services;
+  // §5.6: a client decides what X-Forwarded-For says, so the mismatch warning is rate-limited.
+  const proxyLogger = throttleWarnings(logger, PROXY_WARNING_INTERVAL_MS, services.clock);
   return createYoga<ServerContext, RequestContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -150,7 +155,7 @@ export function createGraphqlServer(
           req.socket.remoteAddress,
           req.headers['x-forwarded-for'],
           config.trustProxyHops,
-          logger,
+          proxyLogger,
         ),
         socketAddress: req.socket.remoteAddress,
       };

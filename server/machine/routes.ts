@@ -3,8 +3,9 @@
 // A job from a file path obeys the winding door's allowed roots (WINDING_ALLOWED_ROOTS): with
 // remote control on, a LAN client must not be able to read, or wind, any file the app can open.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { MachineError } from '../../engine/errors.ts';
+import { commandRequest, connectRequest, jobRequest } from '../../engine/machine/contract.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
@@ -36,16 +37,6 @@ function machineStatusCode(error: unknown): number | undefined {
   if (error instanceof HttpError) return error.status;
   return undefined;
 }
-
-const connectBody = z.object({
-  port: z.string().trim().min(1, 'must not be empty'),
-  baudRate: z.number().int().min(1).optional(),
-});
-const commandBody = z.object({ command: z.string() });
-const jobBody = z.union([
-  z.object({ gcode: z.string(), path: z.undefined().optional() }),
-  z.object({ path: z.string().min(1, 'must not be empty'), gcode: z.undefined().optional() }),
-]);
 
 function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
@@ -90,18 +81,18 @@ export async function machineRoutes(
   app.get('/api/machine/ports', async () => machine.listPorts());
 
   app.post('/api/machine/connect', async (request) => {
-    const { port, baudRate } = parseBody(connectBody, request.body);
+    const { port, baudRate } = parseBody(connectRequest, request.body);
     return machine.connect(port, baudRate);
   });
   app.post('/api/machine/disconnect', async () => machine.disconnect());
 
   app.post('/api/machine/command', async (request) => {
-    const { command } = parseBody(commandBody, request.body);
+    const { command } = parseBody(commandRequest, request.body);
     return { responses: await machine.send(command) };
   });
 
   app.post('/api/machine/job', async (request, reply) => {
-    const body = parseBody(jobBody, request.body);
+    const body = parseBody(jobRequest, request.body);
     const source =
       body.gcode !== undefined
         ? { gcode: body.gcode }

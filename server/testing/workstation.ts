@@ -29,6 +29,8 @@ export interface TestWorkstationOptions {
   dashboardApi?: StartOptions['dashboardApi'];
   machine?: StartOptions['machine'];
   httpTimeouts?: StartOptions['httpTimeouts'];
+  /** Where the workstation logs; silent by default. */
+  logger?: StartOptions['logger'];
 }
 
 /** Starts a workstation whose renderer folder holds a stand-in index.html and one asset. */
@@ -52,7 +54,7 @@ export async function startTestWorkstation(
   const workstation = await startWorkstation(
     { ...config, rendererDir },
     {
-      logger: pino({ level: 'silent' }),
+      logger: options.logger ?? pino({ level: 'silent' }),
       dashboardApi: { argon2Cost: TEST_ARGON2_COST, ...options.dashboardApi },
       machine: options.machine,
       httpTimeouts: options.httpTimeouts,
