@@ -93,14 +93,19 @@ describe('parse caches', () => {
     expect(cache.bytes).toBe(6);
   });
 
-  it('hold no more than 50 MB however many distinct maximum-size documents arrive', () => {
+  it('hold no more than 50 MB however many distinct documents arrive, and no maximum-size ones', () => {
     const { documentCache, errorCache } = boundedParserCaches();
+    const document = (i: number, fields: number) =>
+      `{ ${Array.from({ length: fields }, (_, k) => `f${i}x${k}`).join(' ')} }`;
     for (let i = 0; i < 200; i++) {
-      const query = `{ ${Array.from({ length: MAX_TOKENS / 2 - 2 }, (_, k) => `f${i}x${k}`).join(' ')} }`;
+      const query = document(i, 1500);
       documentCache.set(query, parse(query));
       errorCache.set(`${query} }`, new Error('Syntax Error'));
     }
     expect(documentCache.bytes + errorCache.bytes).toBeLessThanOrEqual(CACHE_BUDGET_BYTES);
-    expect(documentCache.size).toBeGreaterThan(0);
+    expect(documentCache.size).toBeGreaterThan(10);
+    const largest = document(999, MAX_TOKENS - 2);
+    documentCache.set(largest, parse(largest));
+    expect(documentCache.get(largest)).toBeUndefined();
   });
 });

