@@ -236,6 +236,7 @@ export function boundedParserCaches() {
       CACHE_BUDGET_BYTES - ERROR_CACHE_BYTES,
       (query, document) =>
         2 * query.length + BYTES_PER_TOKEN * tokenCount(document) + VALIDATION_ALLOWANCE_BYTES,
+      MAX_CACHED_DOCUMENT_BYTES,
     ),
     errorCache: new ByteBoundedCache<unknown>(ERROR_CACHE_BYTES, (query) => 2 * query.length + 4096),
     validationCache: true,
