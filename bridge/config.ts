@@ -15,8 +15,8 @@ export interface BridgeEnv {
   TZ?: string | undefined;
 }
 
-export function readProcessEnv(): BridgeEnv {
-  const env = process.env;
+/** The bridge's variables out of a whole environment (the process's, or the core's config). */
+export function bridgeEnvOf(env: Readonly<Record<string, string | undefined>>): BridgeEnv {
   return {
     TASK_HOST_URL: env.TASK_HOST_URL,
     TASK_HOST_TOKEN: env.TASK_HOST_TOKEN,
@@ -27,6 +27,10 @@ export function readProcessEnv(): BridgeEnv {
     CODEX_HOME: env.CODEX_HOME,
     TZ: env.TZ,
   };
+}
+
+export function readProcessEnv(): BridgeEnv {
+  return bridgeEnvOf(process.env);
 }
 
 export const DEFAULT_HOST_URL = 'http://127.0.0.1:3876';

@@ -34,6 +34,25 @@ const env = () => ({
   LOG_LEVEL: 'silent',
 });
 
+/** The IPC handler the main process registered for `channel`. */
+function handlerOf(channel: string) {
+  return fake.ipcMain.handle.mock.calls.findLast(([name]) => name === channel)?.[1] as (
+    event: unknown,
+    ...args: unknown[]
+  ) => Promise<unknown>;
+}
+
+/** The application menu Towpath set last, as its template. */
+function lastMenu() {
+  const built = fake.Menu.setApplicationMenu.mock.calls.at(-1)?.[0] as {
+    template: { label?: string; submenu?: { label?: string; click?: () => void; submenu?: unknown[] }[] }[];
+  };
+  return built.template;
+}
+
+const item = (menu: ReturnType<typeof lastMenu>, top: string, label: string) =>
+  menu.find((entry) => entry.label === top)?.submenu?.find((entry) => entry.label === label);
+
 describe('desktop main process', () => {
   it('starts the core in the data dir and opens a window on the LAN door', async () => {
     const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
@@ -91,10 +110,7 @@ describe('desktop main process', () => {
   it('offers a native open dialog for .wind and .gcode files only', async () => {
     const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
     stopCore = desktop?.workstation.stop;
-    const handler = fake.ipcMain.handle.mock.calls.at(-1)?.[1] as (
-      event: unknown,
-      kind: unknown,
-    ) => Promise<unknown>;
+    const handler = handlerOf('towpath:open-file') as (event: unknown, kind: unknown) => Promise<unknown>;
     const event = { sender: {} };
 
     fake.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: false, filePaths: ['/jobs/vessel.wind'] });
@@ -111,5 +127,98 @@ describe('desktop main process', () => {
     await expect(handler(event, '../../etc')).rejects.toThrow('Unknown file kind');
     await expect(handler(event, { kind: 'wind' })).rejects.toThrow('Unknown file kind');
     expect(fake.dialog.showOpenDialog.mock.calls.length).toBe(calls);
+  });
+
+  it('opens files from the menu: native dialog, recent list, and the page told which file', async () => {
+    const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    stopCore = desktop?.workstation.stop;
+    const [window] = FakeBrowserWindow.created;
+    const menu = lastMenu();
+    expect(menu.map((entry) => entry.label)).toEqual(['&File', '&Edit', '&View', '&Help']);
+
+    fake.dialog.showOpenDialog.mockResolvedValueOnce({
+      canceled: false,
+      filePaths: [join(dataDir, 'a.wind')],
+    });
+    item(menu, '&File', 'Open Winding Definition…')?.click?.();
+    await vi.waitFor(() => expect(window?.webContents.sent).toHaveLength(1));
+    expect(window?.webContents.sent[0]).toEqual({
+      channel: 'towpath:menu-command',
+      payload: { type: 'open-file', kind: 'wind', path: join(dataDir, 'a.wind') },
+    });
+    expect(fake.app.recentDocuments).toEqual([join(dataDir, 'a.wind')]);
+    expect(await handlerOf('towpath:recent-files')({})).toEqual([
+      { kind: 'wind', path: join(dataDir, 'a.wind') },
+    ]);
+    const recentMenu = item(lastMenu(), '&File', 'Open Recent')?.submenu as { label?: string }[];
+    expect(recentMenu[0]?.label).toBe('a.wind');
+
+    item(lastMenu(), '&File', 'Save G-code…')?.click?.();
+    expect(window?.webContents.sent[1]?.payload).toEqual({ type: 'save-gcode' });
+  });
+
+  it('takes a vanished file off the recent list with a plain message', async () => {
+    const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    stopCore = desktop?.workstation.stop;
+    fake.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: false, filePaths: ['/gone/away.gcode'] });
+    await handlerOf('towpath:open-file')({ sender: {} }, 'gcode');
+    const recentMenu = item(lastMenu(), '&File', 'Open Recent')?.submenu as { click?: () => void }[];
+    recentMenu[0]?.click?.();
+    expect(fake.dialog.showMessageBox.mock.calls.at(-1)?.[1]).toMatchObject({
+      type: 'warning',
+      message: '/gone/away.gcode is no longer there',
+    });
+    expect(await handlerOf('towpath:recent-files')({})).toEqual([]);
+    expect(FakeBrowserWindow.created[0]?.webContents.sent).toEqual([]);
+  });
+
+  it('offers a native save dialog for G-code only', async () => {
+    const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    stopCore = desktop?.workstation.stop;
+    const save = handlerOf('towpath:save-file');
+    fake.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: '/jobs/vessel.gcode' });
+    expect(await save({ sender: {} }, { kind: 'gcode', suggestedPath: '/jobs/vessel.gcode' })).toEqual({
+      canceled: false,
+      path: '/jobs/vessel.gcode',
+    });
+    expect(fake.dialog.showSaveDialog.mock.calls.at(-1)?.[0]).toMatchObject({
+      defaultPath: '/jobs/vessel.gcode',
+      filters: [{ extensions: ['gcode', 'nc', 'ngc'] }],
+    });
+    fake.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: true, filePath: '' });
+    expect(await save({ sender: {} }, { kind: 'gcode' })).toEqual({ canceled: true });
+    await expect(save({ sender: {} }, { kind: 'exe' })).rejects.toThrow('Unknown file kind');
+    await expect(save({ sender: {} }, null)).rejects.toThrow('Unknown file kind');
+  });
+
+  it('opens the window where it was last closed', async () => {
+    const first = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    const [window] = FakeBrowserWindow.created;
+    expect(window?.options).toMatchObject({ width: 1280, height: 820 });
+    if (window) window.normalBounds = { x: 40, y: 30, width: 1100, height: 750 };
+    window?.maximize();
+    window?.emit('close');
+    await first?.workstation.stop();
+
+    FakeBrowserWindow.created.length = 0;
+    const second = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    stopCore = second?.workstation.stop;
+    const [again] = FakeBrowserWindow.created;
+    expect(again?.options).toMatchObject({ x: 40, y: 30, width: 1100, height: 750 });
+    expect(again?.maximize).toHaveBeenCalled();
+  });
+
+  it('adds the Machine menu the integrator supplies, and developer tools only unpackaged', async () => {
+    fake.app.isPackaged = true;
+    const desktop = await startDesktop({
+      env: env(),
+      appRoot: '/opt/towpath',
+      machineMenu: [{ label: 'Emergency Stop' }],
+    });
+    stopCore = desktop?.workstation.stop;
+    const menu = lastMenu();
+    expect(menu.map((entry) => entry.label)).toEqual(['&File', '&Edit', '&View', '&Machine', '&Help']);
+    const view = menu.find((entry) => entry.label === '&View')?.submenu as { role?: string }[];
+    expect(view.some((entry) => entry.role === 'toggleDevTools')).toBe(false);
   });
 });

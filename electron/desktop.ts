@@ -1,10 +1,35 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, session } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  type MenuItemConstructorOptions,
+  screen,
+  session,
+  shell,
+} from 'electron';
 import { ConfigError, type Env, loadConfig } from '../server/config.ts';
 import { StartupError } from '../server/errors.ts';
 import { startWorkstation, type Workstation } from '../server/main.ts';
-import { OPEN_FILE_CHANNEL, type OpenFileKind, type OpenFileResult } from './preload-api.ts';
+import { VERSION } from '../server/version.ts';
+import { menuTemplate } from './menu.ts';
+import {
+  MENU_COMMAND_CHANNEL,
+  type MenuCommand,
+  OPEN_FILE_CHANNEL,
+  type OpenFileKind,
+  type OpenFileResult,
+  RECENT_FILES_CHANNEL,
+  type RecentFile,
+  SAVE_FILE_CHANNEL,
+  type SaveFileResult,
+} from './preload-api.ts';
+import { RecentFiles } from './recent-files.ts';
 import { createMainWindow, hardenSession } from './window.ts';
+import { loadWindowState, rememberWindowState } from './window-state.ts';
 
 const FILE_FILTERS: Record<OpenFileKind, Electron.FileFilter> = {
   wind: { name: 'Winding definitions', extensions: ['wind'] },
@@ -15,6 +40,8 @@ export interface DesktopOptions {
   env?: Env;
   /** The folder holding `dist/` (the packaged app or the checkout). */
   appRoot?: string;
+  /** Items of the application's Machine menu (the emergency stop); without them there is none. */
+  machineMenu?: MenuItemConstructorOptions[];
 }
 
 export interface Desktop {
@@ -29,6 +56,7 @@ export interface Desktop {
 export async function startDesktop({
   env,
   appRoot = app.getAppPath(),
+  machineMenu,
 }: DesktopOptions = {}): Promise<Desktop | undefined> {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
@@ -61,10 +89,91 @@ export async function startDesktop({
     return fail(error);
   }
 
-  ipcMain.handle(OPEN_FILE_CHANNEL, (event, kind: unknown) => openFile(event.sender, kind));
+  const dataDir = workstation.dataDir;
+  const recent = new RecentFiles(dataDir);
+  const remembered = loadWindowState(
+    dataDir,
+    screen.getAllDisplays().map((display) => display.workArea),
+  );
+  const window = createMainWindow(
+    workstation.urls.lan,
+    join(appRoot, 'dist', 'electron', 'preload.cjs'),
+    remembered,
+  );
+  rememberWindowState(window, dataDir);
 
-  const window = createMainWindow(workstation.urls.lan, join(appRoot, 'dist', 'electron', 'preload.cjs'));
   showSetupCode(window, workstation);
+
+  const send = (command: MenuCommand) => {
+    if (!window.isDestroyed()) window.webContents.send(MENU_COMMAND_CHANNEL, command);
+  };
+  const opened = (kind: OpenFileKind, path: string) => {
+    recent.add(kind, path);
+    app.addRecentDocument(path);
+    refreshMenu();
+  };
+  const refreshMenu = () =>
+    Menu.setApplicationMenu(
+      Menu.buildFromTemplate(
+        menuTemplate({
+          recent: recent.list(),
+          development: !app.isPackaged,
+          platform: process.platform,
+          ...(machineMenu ? { machine: machineMenu } : {}),
+          actions: {
+            open: (kind) =>
+              void openFile(window.webContents, kind).then((result) => {
+                if (result.canceled) return;
+                opened(kind, result.path);
+                send({ type: 'open-file', kind, path: result.path });
+              }),
+            openRecent: (file: RecentFile) => {
+              if (!existsSync(file.path)) {
+                recent.remove(file.path);
+                refreshMenu();
+                void dialog.showMessageBox(window, {
+                  type: 'warning',
+                  title: 'File not found',
+                  message: `${file.path} is no longer there`,
+                  detail: 'It was moved, renamed or deleted, and has been taken off the recent files.',
+                });
+                return;
+              }
+              opened(file.kind, file.path);
+              send({ type: 'open-file', kind: file.kind, path: file.path });
+            },
+            clearRecent: () => {
+              recent.clear();
+              app.clearRecentDocuments();
+              refreshMenu();
+            },
+            saveGcode: () => send({ type: 'save-gcode' }),
+            documentation: () => void shell.openExternal(`${workstation.urls.winding}/docs`),
+            about: () =>
+              void dialog.showMessageBox(window, {
+                type: 'info',
+                title: 'About Towpath',
+                message: `Towpath ${VERSION}`,
+                detail: [
+                  'A workstation for filament-winding machines.',
+                  `Electron ${process.versions.electron ?? '?'}, Chromium ${process.versions.chrome ?? '?'}, Node ${process.versions.node}`,
+                  `Data folder: ${dataDir}`,
+                  `Address for LAN browsers: ${workstation.urls.lan}/`,
+                ].join('\n'),
+              }),
+          },
+        }),
+      ),
+    );
+  refreshMenu();
+
+  ipcMain.handle(OPEN_FILE_CHANNEL, async (event, kind: unknown) => {
+    const result = await openFile(event.sender, kind);
+    if (!result.canceled) opened(kind as OpenFileKind, result.path);
+    return result;
+  });
+  ipcMain.handle(SAVE_FILE_CHANNEL, (event, options: unknown) => saveFile(event.sender, options));
+  ipcMain.handle(RECENT_FILES_CHANNEL, () => recent.list());
 
   app.on('second-instance', () => {
     if (window.isDestroyed()) return;
@@ -118,6 +227,25 @@ async function openFile(sender: Electron.WebContents, kind: unknown): Promise<Op
   const result = owner ? await dialog.showOpenDialog(owner, options) : await dialog.showOpenDialog(options);
   const path = result.filePaths[0];
   return result.canceled || !path ? { canceled: true } : { canceled: false, path };
+}
+
+async function saveFile(sender: Electron.WebContents, options: unknown): Promise<SaveFileResult> {
+  const given = options as { kind?: unknown; suggestedPath?: unknown } | null;
+  if (given?.kind !== 'gcode') throw new Error(`Unknown file kind: ${String(given?.kind)}`);
+  const suggested = typeof given.suggestedPath === 'string' ? given.suggestedPath : undefined;
+  const owner = BrowserWindow.fromWebContents(sender);
+  const dialogOptions: Electron.SaveDialogOptions = {
+    title: 'Save G-code program',
+    filters: [FILE_FILTERS.gcode],
+    properties: ['showOverwriteConfirmation', 'createDirectory'],
+    ...(suggested ? { defaultPath: suggested } : {}),
+  };
+  const result = owner
+    ? await dialog.showSaveDialog(owner, dialogOptions)
+    : await dialog.showSaveDialog(dialogOptions);
+  return result.canceled || !result.filePath
+    ? { canceled: true }
+    : { canceled: false, path: result.filePath };
 }
 
 function fail(error: unknown): undefined {

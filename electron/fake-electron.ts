@@ -4,6 +4,11 @@ import { EventEmitter } from 'node:events';
 import { vi } from 'vitest';
 
 export class FakeWebContents extends EventEmitter {
+  /** What the main process sent to the page, by channel. */
+  readonly sent: { channel: string; payload: unknown }[] = [];
+  send = vi.fn((channel: string, payload: unknown) => {
+    this.sent.push({ channel, payload });
+  });
   openHandler: ((details: { url: string }) => { action: string }) | undefined;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: string }) {
     this.openHandler = handler;
@@ -20,6 +25,19 @@ export class FakeBrowserWindow extends EventEmitter {
   restore = vi.fn();
   isDestroyed = () => false;
   isMinimized = () => false;
+  maximized = false;
+  fullScreen = false;
+  maximize = vi.fn(() => {
+    this.maximized = true;
+  });
+  setFullScreen = vi.fn((on: boolean) => {
+    this.fullScreen = on;
+  });
+  isMaximized = () => this.maximized;
+  isFullScreen = () => this.fullScreen;
+  /** Where the window would be when neither maximized nor full screen. */
+  normalBounds = { x: 0, y: 0, width: 1280, height: 820 };
+  getNormalBounds = () => ({ ...this.normalBounds });
   readonly options: Record<string, unknown> & { webPreferences: Record<string, unknown> };
   constructor(options: Record<string, unknown> & { webPreferences: Record<string, unknown> }) {
     super();
@@ -34,6 +52,14 @@ export class FakeApp extends EventEmitter {
   exitCode: number | undefined;
   paths = new Map<string, string>([['userData', '/nonexistent/electron-default']]);
   hasLock = true;
+  isPackaged = false;
+  recentDocuments: string[] = [];
+  addRecentDocument = vi.fn((path: string) => {
+    this.recentDocuments.push(path);
+  });
+  clearRecentDocuments = vi.fn(() => {
+    this.recentDocuments = [];
+  });
   requestSingleInstanceLock = vi.fn(() => this.hasLock);
   whenReady = vi.fn(async () => {});
   getAppPath = vi.fn(() => '/opt/towpath');
@@ -62,9 +88,18 @@ export function createFakeElectron() {
     dialog: {
       showErrorBox: vi.fn(),
       showOpenDialog: vi.fn(),
-      showMessageBox: vi.fn(async () => ({ response: 0 })),
+      showSaveDialog: vi.fn(),
+      showMessageBox: vi.fn(async (..._args: unknown[]) => ({ response: 0 })),
     },
     ipcMain: { handle: vi.fn() },
+    /** The menu Towpath set last, as the template it was built from. */
+    Menu: {
+      buildFromTemplate: vi.fn((template: unknown[]) => ({ template })),
+      setApplicationMenu: vi.fn(),
+    },
+    screen: {
+      getAllDisplays: vi.fn(() => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }]),
+    },
     shell: { openExternal: vi.fn(async () => {}) },
     session: {
       defaultSession: {

@@ -6,12 +6,35 @@ export type OpenFileKind = 'wind' | 'gcode';
 
 export type OpenFileResult = { canceled: true } | { canceled: false; path: string };
 
+export type SaveFileResult = { canceled: true } | { canceled: false; path: string };
+
+export interface RecentFile {
+  kind: OpenFileKind;
+  /** Absolute path. */
+  path: string;
+}
+
+/**
+ * What the application menu asks of the page: open a file the operator chose (from a dialog or
+ * Open Recent), or save the G-code on screen (the page then calls `saveFile` for the path).
+ */
+export type MenuCommand = { type: 'open-file'; kind: OpenFileKind; path: string } | { type: 'save-gcode' };
+
 /** What `window.towpath` holds inside the desktop app; absent in a plain browser. */
 export interface TowpathDesktopApi {
   /** Towpath version of the desktop shell. */
   readonly version: string;
   /** Shows the native open-file dialog for one file of the given kind; resolves with its absolute path. */
   openFile(kind: OpenFileKind): Promise<OpenFileResult>;
+  /** Shows the native save dialog for a G-code program; `suggestedPath` pre-fills it. */
+  saveFile(options: { kind: 'gcode'; suggestedPath?: string }): Promise<SaveFileResult>;
+  /** Files opened lately, newest first. */
+  recentFiles(): Promise<RecentFile[]>;
+  /** Listens for menu commands; returns the function that stops listening. */
+  onMenuCommand(listener: (command: MenuCommand) => void): () => void;
 }
 
 export const OPEN_FILE_CHANNEL = 'towpath:open-file';
+export const SAVE_FILE_CHANNEL = 'towpath:save-file';
+export const RECENT_FILES_CHANNEL = 'towpath:recent-files';
+export const MENU_COMMAND_CHANNEL = 'towpath:menu-command';

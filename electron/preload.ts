@@ -1,11 +1,29 @@
 // Runs sandboxed in the renderer before the page; exposes only the small typed API below.
 import { contextBridge, ipcRenderer } from 'electron';
 import { VERSION } from '../server/version.ts';
-import { OPEN_FILE_CHANNEL, type OpenFileKind, type TowpathDesktopApi } from './preload-api.ts';
+import {
+  MENU_COMMAND_CHANNEL,
+  type MenuCommand,
+  OPEN_FILE_CHANNEL,
+  type OpenFileKind,
+  RECENT_FILES_CHANNEL,
+  SAVE_FILE_CHANNEL,
+  type TowpathDesktopApi,
+} from './preload-api.ts';
 
 const api: TowpathDesktopApi = {
   version: VERSION,
   openFile: (kind: OpenFileKind) => ipcRenderer.invoke(OPEN_FILE_CHANNEL, kind),
+  saveFile: (options) => ipcRenderer.invoke(SAVE_FILE_CHANNEL, options),
+  recentFiles: () => ipcRenderer.invoke(RECENT_FILES_CHANNEL),
+  onMenuCommand: (listener) => {
+    // The page gets the command only, never the IPC event (it would expose ipcRenderer).
+    const forward = (_event: unknown, command: MenuCommand) => listener(command);
+    ipcRenderer.on(MENU_COMMAND_CHANNEL, forward);
+    return () => {
+      ipcRenderer.off(MENU_COMMAND_CHANNEL, forward);
+    };
+  },
 };
 
 contextBridge.exposeInMainWorld('towpath', api);

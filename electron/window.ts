@@ -1,5 +1,6 @@
 import { BrowserWindow, type Session, shell, type WebContents } from 'electron';
 import { RENDERER_CSP } from '../server/lan/csp.ts';
+import { DEFAULT_SIZE, MIN_SIZE, type WindowState } from './window-state.ts';
 
 /** Security options of every Towpath window: the page is a web app and gets no Node. */
 export const SECURE_WEB_PREFERENCES = {
@@ -51,17 +52,19 @@ export function hardenSession(session: Session): void {
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
 }
 
-export function createMainWindow(appUrl: string, preloadPath: string): BrowserWindow {
+/** The main window on the LAN door, where it was last time (`state`) or centred at the default size. */
+export function createMainWindow(appUrl: string, preloadPath: string, state?: WindowState): BrowserWindow {
   const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    minWidth: 800,
-    minHeight: 560,
+    ...(state ? state.bounds : DEFAULT_SIZE),
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
     show: false,
     title: 'Towpath',
     webPreferences: { ...SECURE_WEB_PREFERENCES, preload: preloadPath },
   });
   lockNavigation(window.webContents, appUrl);
+  if (state?.maximized) window.maximize();
+  if (state?.fullScreen) window.setFullScreen(true);
   window.once('ready-to-show', () => window.show());
   void window.loadURL(`${appUrl}/`);
   return window;

@@ -2,6 +2,8 @@
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { type BridgeEnv, bridgeEnvOf, parseHostSettings } from '../bridge/config.ts';
+import { BridgeError } from '../bridge/errors.ts';
 import { INVALID_EMAIL, isValidEmail, normaliseEmail } from './auth/email.ts';
 import { isStrongPassword, WEAK_PASSWORD } from './auth/password-policy.ts';
 
@@ -129,6 +131,8 @@ export interface Config {
   allowedHosts: string[];
   /** The dashboard API (GraphQL) settings. */
   api: ApiConfig;
+  /** Where the task app is and its token: the bridge CLI's own variables (bridge/config.ts). */
+  tasks: BridgeEnv;
   /** Values that were clamped into range; start-up logs each as a warning. */
   warnings: string[];
 }
@@ -199,8 +203,25 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     logLevel: e.LOG_LEVEL,
     machineRemoteControl: e.MACHINE_REMOTE_CONTROL,
     allowedHosts: e.ALLOWED_HOSTS,
+    tasks: taskHostEnv(env),
     ...loadApiConfig(env),
   };
+}
+
+/** The task bridge's variables, checked by the bridge's own rules so a bad one stops start-up. */
+function taskHostEnv(env: Env): BridgeEnv {
+  const tasks = bridgeEnvOf(env);
+  try {
+    parseHostSettings(tasks);
+  } catch (error) {
+    if (!(error instanceof BridgeError)) throw error;
+    const [issue] = (error.details?.issues ?? []) as { path: string; message: string }[];
+    const name = issue?.path ?? 'TASK_HOST_URL';
+    // The token itself is never echoed.
+    const shown = name === 'TASK_HOST_TOKEN' ? '' : `=${JSON.stringify(env[name] ?? '')}`;
+    throw new ConfigError(`invalid ${name}${shown}: ${name} ${issue?.message ?? error.message}`);
+  }
+  return tasks;
 }
 
 /**

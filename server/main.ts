@@ -83,6 +83,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       },
       guards: { allowedHosts: config.allowedHosts, corsOrigins: config.api.corsOrigins },
       timeouts: options.httpTimeouts,
+      tasks: config.tasks,
     }),
   );
 

@@ -383,6 +383,25 @@ describe('streaming (§6.4, §6.5)', () => {
     );
   });
 
+  it("does not count 'wait' as an answer: a dropped line ends in the idle timeout (§6.2 row 5a)", async () => {
+    const r = rig();
+    const fake = await connect(r, { react: once(3, { kind: 'stall', everyMs: 1000 }) });
+    const job = r.host.startJob(program(5));
+    for (let t = 0; t < 9; t++) {
+      await settle();
+      r.clock.advance(1000);
+    }
+    await settle();
+    expect(r.host.state).toBe('streaming');
+    expect(r.events.filter((e) => e.type === 'log' && e.text === 'wait').length).toBeGreaterThan(5);
+    r.clock.advance(1000);
+    const outcome = await job.done;
+    expect(outcome.error?.message).toBe('No response from the controller within 10 s (waiting for line 3)');
+    expect(outcome).toMatchObject({ status: 'error', sent: 3, acknowledged: 2 });
+    expect(fake.commands).toEqual(commandsOf(2));
+    expect(r.device.closed).toBe(true);
+  });
+
   it('surfaces //action: lines and echo noise as events and carries on', async () => {
     const r = rig();
     const fake = await connect(r, {
@@ -554,6 +573,51 @@ describe('job control (§6.5)', () => {
     await settle();
     r.host.cancel();
     expect(await job.done).toMatchObject({ status: 'cancelled', acknowledged: 1 });
+  });
+});
+
+describe('abort', () => {
+  it('ends the job at once while a line is in flight: no M112, port closed, the line named', async () => {
+    const r = rig();
+    const fake = await connect(r, {
+      react: once(4, { kind: 'stall', everyMs: 500, text: 'busy: processing' }),
+    });
+    const job = r.host.startJob(program(9));
+    await settle();
+    r.clock.advance(600);
+    await settle();
+    expect(r.host.abort()).toBe('Aborted while line 4 was in flight');
+    const outcome = await job.done;
+    expect(outcome).toMatchObject({ status: 'error', sent: 4, acknowledged: 3 });
+    expect(outcome.error?.message).toBe('Aborted while line 4 was in flight');
+    expect(r.host.status()).toMatchObject({ state: 'error', message: 'Aborted while line 4 was in flight' });
+    expect(r.device.closed).toBe(true);
+    expect(fake.unframed).not.toContain('M112');
+  });
+
+  it('turns a second cancel into an abort while the first waits on a line in flight', async () => {
+    const r = rig();
+    await connect(r, { react: once(2, { kind: 'stall', everyMs: 500, text: 'busy: processing' }) });
+    const job = r.host.startJob(program(5));
+    await settle();
+    r.host.cancel();
+    // A long dwell: busy keep-alives hold the first cancel at the line in flight.
+    for (let t = 0; t < 40; t++) {
+      r.clock.advance(500);
+      await settle();
+    }
+    expect(r.host.state).toBe('streaming');
+    r.host.cancel();
+    expect(await job.done).toMatchObject({
+      status: 'error',
+      acknowledged: 1,
+      error: new MachineError('Aborted while line 2 was in flight'),
+    });
+    expect(r.device.closed).toBe(true);
+  });
+
+  it('is a no-op without a job or a port', () => {
+    expect(rig().host.abort()).toBeUndefined();
   });
 });
 

@@ -307,9 +307,17 @@ export class MarlinHost {
     gate?.resolve();
   }
 
-  /** Stops at the next line boundary; the job ends `cancelled` and the connection stays open. */
+  /**
+   * Stops at the next line boundary; the job ends `cancelled` and the connection stays open. A
+   * second cancel while the first still waits on a line in flight aborts (see `abort`), so no
+   * caller waits on a controller that never answers.
+   */
   cancel(): void {
     const job = this.requireJob();
+    if (job.cancelRequested && this.lineInFlight(job)) {
+      this.abort();
+      return;
+    }
     job.cancelRequested = true;
     const gate = job.gate;
     job.gate = undefined;
@@ -334,6 +342,29 @@ export class MarlinHost {
     if (written) this.emit({ type: 'log', direction: 'tx', text: 'M112' });
     if (transport || this.current === 'connecting') this.failConnection(new MachineError('Emergency stop'));
     return written;
+  }
+
+  /**
+   * Ends the job now without waiting for the line in flight: nothing more is written (no `M112`;
+   * motion already queued in the controller still runs), the port closes and the job ends in
+   * `error` with `Aborted while line {k} was in flight`. Outside a job it disconnects. Returns the
+   * message, or undefined when there was nothing to abort.
+   */
+  abort(): string | undefined {
+    const job = this.job;
+    if (!job) {
+      if (this.current === 'connecting' || this.transport) void this.disconnect().catch(() => {});
+      return undefined;
+    }
+    const message = this.lineInFlight(job)
+      ? `Aborted while line ${job.sent} was in flight`
+      : `Aborted after line ${job.acknowledged} of ${job.program.total}`;
+    this.failConnection(new MachineError(message));
+    return message;
+  }
+
+  private lineInFlight(job: Job): boolean {
+    return job.sent > job.acknowledged;
   }
 
   /**
@@ -513,7 +544,7 @@ export class MarlinHost {
             this.failConnection(fatalError(line, received));
             return;
           default:
-            if (received.kind !== 'keep-alive') responses?.push(line);
+            if (received.kind !== 'keep-alive' && received.kind !== 'idle') responses?.push(line);
         }
       },
       onTimeout: () =>
@@ -619,7 +650,9 @@ export class MarlinHost {
 
   private handleLine(line: string) {
     const received = classify(line);
-    if (this.wait) this.wait.activityAt = this.clock.now();
+    // `wait` is sent when the controller's queue runs empty, also after it dropped the line in
+    // flight: counting it as an answer would wait for that line for ever (§6.2 row 5a).
+    if (this.wait && received.kind !== 'idle') this.wait.activityAt = this.clock.now();
     if (received.kind === 'action') this.emit({ type: 'action', text: received.text });
     // Job acknowledgements are reported as progress; logging each one would drown everything else.
     else if (received.kind !== 'ack' || !this.job) this.emit({ type: 'log', direction: 'rx', text: line });

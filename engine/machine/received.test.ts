@@ -18,7 +18,7 @@ describe('received line classification (§6.2)', () => {
     ['Error: Probing failed', { kind: 'fatal', text: 'Probing failed' }],
     ['echo:busy: processing', { kind: 'keep-alive', waitingForUser: false }],
     ['busy: paused for user', { kind: 'keep-alive', waitingForUser: true }],
-    ['wait', { kind: 'keep-alive', waitingForUser: false }],
+    ['wait', { kind: 'idle' }],
     ['ok', { kind: 'ack' }],
     ['ok T:20.0 /0.0 B:21.0 /0.0', { kind: 'ack' }],
     ['ok N12 P15 B3', { kind: 'ack' }],

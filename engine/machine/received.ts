@@ -7,6 +7,8 @@ export type Received =
   | { kind: 'line-error' }
   | { kind: 'fatal'; text: string }
   | { kind: 'keep-alive'; waitingForUser: boolean }
+  /** `wait`: the controller's queue is empty. It says nothing about a line in flight. */
+  | { kind: 'idle' }
   | { kind: 'ack' }
   | { kind: 'start' }
   | { kind: 'log' };
@@ -44,9 +46,10 @@ export function classify(line: string): Received {
     if (LINE_ERRORS.some((prefix) => text.startsWith(prefix))) return { kind: 'line-error' };
     return { kind: 'fatal', text };
   }
-  if (line.startsWith('echo:busy:') || line.startsWith('busy:') || line === 'wait') {
+  if (line.startsWith('echo:busy:') || line.startsWith('busy:')) {
     return { kind: 'keep-alive', waitingForUser: /paused for (user|input)/.test(line) };
   }
+  if (line === 'wait') return { kind: 'idle' };
   if (line === 'ok' || line.startsWith('ok ')) return { kind: 'ack' };
   if (line === 'start') return { kind: 'start' };
   return { kind: 'log' };

@@ -11,6 +11,7 @@ import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
 import { type RecordingIo, recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, startNode } from '../testing/process.ts';
+import { towpathOnTerminal } from '../testing/terminal.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 import type { StreamIo } from './stream.ts';
 
@@ -42,6 +43,30 @@ async function gcodeFile(lines: number): Promise<{ file: string; commands: strin
   await writeFile(file, text);
   return { file, commands: prepareProgram(text).commands.map((c) => c.command) };
 }
+
+/** `towpath stream <file> --port <port> --json` as a child process, killed after the test. */
+function streamProcess(file: string, port: string, ...more: string[]) {
+  const child = startNode(join(REPO_ROOT, 'server/cli.ts'), [
+    'stream',
+    file,
+    '--port',
+    port,
+    '--json',
+    ...more,
+  ]);
+  cleanups.push(async () => child.child.kill('SIGKILL'));
+  return child;
+}
+
+/** The `--json` summary of a live run at the default baud rate. */
+const summaryOf = (status: string, commands: number, total: number, extra: object = {}) => ({
+  status,
+  commands,
+  total,
+  baudRate: 250000,
+  dryRun: false,
+  ...extra,
+});
 
 const json = (io: TestIo) => JSON.parse(io.out.join('').trim().split('\n').at(-1) as string);
 
@@ -90,7 +115,7 @@ describe('towpath stream', () => {
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(fake.commands.length).toBe(atPause);
     expect(questions).toHaveLength(1);
-    expect(questions[0]).toMatch(new RegExp(`Paused after line ${atPause} of 200`));
+    expect(questions[0]).toMatch(new RegExp(`Paus(ed|ing) after line ${atPause} of 200`));
     answer('r');
     expect(await running).toBe(0);
     expect(json(io)).toMatchObject({ status: 'completed', commands: 200 });
@@ -132,13 +157,7 @@ describe('towpath stream', () => {
     await portOpen;
     io.signal('SIGINT');
     expect(await running).toBe(130);
-    expect(json(io)).toEqual({
-      status: 'cancelled',
-      commands: 0,
-      total: 20,
-      baudRate: 250000,
-      dryRun: false,
-    });
+    expect(json(io)).toEqual(summaryOf('cancelled', 0, 20));
     expect(fake.lines).toEqual([]);
   });
 
@@ -192,14 +211,7 @@ describe('towpath stream', () => {
     const { pair, fake } = await fakeOnPty();
     const file = join(REFERENCE, 'simple_cylinder', 'expected-xab.gcode');
     const commands = prepareProgram(await readFile(file, 'latin1')).commands.map((c) => c.command);
-    const child = startNode(join(REPO_ROOT, 'server/cli.ts'), [
-      'stream',
-      file,
-      '--port',
-      pair.near,
-      '--json',
-    ]);
-    cleanups.push(async () => child.child.kill('SIGKILL'));
+    const child = streamProcess(file, pair.near);
     const finished = await child.finished;
     expect(finished.stderr).toBe('');
     expect(finished.code).toBe(0);
@@ -211,5 +223,107 @@ describe('towpath stream', () => {
       dryRun: false,
     });
     expect(fake.commands).toEqual(commands);
+  });
+});
+
+/** A controller that takes lines 1–2, then drops line 3 and only ever says `text` (§6.2 row 5a). */
+function stallAtLine3(text = 'wait') {
+  return fakeOnPty({
+    react: ({ n, attempt }) => (n === 3 && attempt === 1 ? { kind: 'stall', everyMs: 50, text } : undefined),
+  });
+}
+
+/** Proves the port was closed: serialport opens a tty exclusively, so a second open would fail. */
+async function reopen(path: string) {
+  const transport = await openSerialPort(path, 250000);
+  await transport.close();
+}
+
+const lineThreeSent = (fake: { lines: string[] }) => () => fake.lines.some((line) => line.startsWith('N3 '));
+
+describe('towpath stream against a controller that stops answering', () => {
+  it('aborts on SIGTERM while a line is in flight: port closed, exit 130, the line named', async () => {
+    const { pair, fake } = await stallAtLine3();
+    const { file } = await gcodeFile(10);
+    const io = testIo();
+    const running = main(['stream', file, '--port', pair.near, '--json', '--timeout', '600'], io);
+    await fake.until(lineThreeSent(fake), 10_000, 'line 3');
+    io.signal('SIGTERM');
+    expect(await running).toBe(130);
+    expect(json(io)).toEqual(summaryOf('cancelled', 2, 10, { detail: 'Aborted while line 3 was in flight' }));
+    expect(io.err.join('')).toContain('Aborted while line 3 was in flight\n');
+    expect(fake.unframed).not.toContain('M112');
+    await reopen(pair.near);
+  });
+
+  it('asks for a cancel on the first SIGINT without a terminal and aborts on the second (real process)', async () => {
+    const { pair, fake } = await stallAtLine3();
+    const { file } = await gcodeFile(10);
+    const child = streamProcess(file, pair.near, '--timeout', '600');
+    await fake.until(lineThreeSent(fake), 20_000, 'line 3');
+    child.child.kill('SIGINT');
+    await child.waitFor(/Cancelling after the line in flight/);
+    child.child.kill('SIGINT');
+    const finished = await child.finished;
+    expect(finished.code).toBe(130);
+    expect(finished.stderr).toContain('Aborted while line 3 was in flight\n');
+    expect(JSON.parse(finished.stdout)).toMatchObject({
+      status: 'cancelled',
+      commands: 2,
+      detail: 'Aborted while line 3 was in flight',
+    });
+    await reopen(pair.near);
+  });
+
+  it('asks at once on Ctrl-C while a line is in flight, and its e-stop goes out before the line ends', async () => {
+    const { pair, fake } = await stallAtLine3('busy: processing');
+    const { file } = await gcodeFile(10);
+    const questions: string[] = [];
+    const io = testIo(async (question) => {
+      questions.push(question);
+      // The question is up while line 3 is still unanswered.
+      expect(fake.accepted.some((entry) => entry.n === 3)).toBe(false);
+      return 'e';
+    });
+    const running = main(['stream', file, '--port', pair.near, '--json', '--timeout', '600'], io);
+    await fake.until(lineThreeSent(fake), 10_000, 'line 3');
+    io.signal('SIGINT');
+    await fake.until(() => fake.estopAt !== undefined, 5000, 'M112');
+    expect(await running).toBe(3);
+    expect(questions[0]).toContain('Pausing after line 3 of 10, the line in flight');
+    expect(json(io)).toMatchObject({ status: 'error', commands: 2, detail: 'Emergency stop' });
+  });
+});
+
+describe('towpath stream on a terminal', () => {
+  it('shows the prompt on Ctrl-C while the line is in flight; e puts M112 on the wire', async () => {
+    const { pair, fake } = await stallAtLine3('busy: processing');
+    const { file } = await gcodeFile(10);
+    const terminal = towpathOnTerminal(['stream', file, '--port', pair.near, '--timeout', '600']);
+    cleanups.push(async () => terminal.kill());
+    await fake.until(lineThreeSent(fake), 20_000, 'line 3');
+    terminal.type('\x03');
+    await terminal.shows(/Type r to resume, c to cancel, e for an emergency stop/);
+    expect(terminal.screen()).toContain('Pausing after line 3 of 10, the line in flight');
+    expect(fake.estopAt).toBeUndefined();
+    terminal.type('e\r');
+    await fake.until(() => fake.estopAt !== undefined, 10_000, 'M112');
+    expect(await terminal.exited).toBe(3);
+    expect(fake.commands).toHaveLength(2);
+  });
+
+  it('aborts on a second Ctrl-C at the prompt: exit 130 within the job, port closed', async () => {
+    const { pair, fake } = await stallAtLine3();
+    const { file } = await gcodeFile(10);
+    const terminal = towpathOnTerminal(['stream', file, '--port', pair.near, '--timeout', '600']);
+    cleanups.push(async () => terminal.kill());
+    await fake.until(lineThreeSent(fake), 20_000, 'line 3');
+    terminal.type('\x03');
+    await terminal.shows(/Type r to resume/);
+    terminal.type('\x03');
+    expect(await terminal.exited).toBe(130);
+    expect(terminal.screen()).toContain('Aborted while line 3 was in flight');
+    expect(fake.unframed).not.toContain('M112');
+    await reopen(pair.near);
   });
 });

@@ -1,6 +1,6 @@
 // `towpath stream`: a G-code program to the machine through this process's machine controller.
-// Ctrl-C pauses at the next line boundary and asks whether to resume or cancel; the program is
-// never restarted from line 1.
+// Ctrl-C pauses and asks whether to resume, cancel or e-stop; the program is never restarted from
+// line 1, and a second Ctrl-C or a SIGTERM never waits on a controller that stopped answering.
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { MachineError } from '../../engine/errors.ts';
@@ -23,7 +23,7 @@ import {
 /** CliIo plus what only streaming needs; both extras are for tests and default to the process. */
 export interface StreamIo extends CliIo {
   /** Asks the operator a question; null when nobody can answer (no terminal, end of input). */
-  prompt?: ((question: string) => Promise<string | null>) | null;
+  prompt?: Prompt | null;
   machine?: Omit<MachineControllerOptions, 'logger'>;
 }
 
@@ -70,7 +70,7 @@ export const stream: Command = {
       else if (event.type === 'action') io.stderr(`controller: //action:${event.text}\n`);
     });
     let connectInterrupted = false;
-    const onJobSignal = pauseOnSignal(machine, io, progress);
+    const jobSignals = stopOnSignal(machine, io, progress);
     const stopSignals = io.onStopSignal((signal) => {
       // Nothing has been sent while connecting (the handshake can take seconds): just stop.
       if (machine.status().state === 'connecting') {
@@ -78,7 +78,7 @@ export const stream: Command = {
         void machine.host.disconnect().catch(() => {});
         return;
       }
-      onJobSignal(signal);
+      jobSignals.onSignal(signal);
     });
 
     let outcome: JobOutcome;
@@ -96,11 +96,18 @@ export const stream: Command = {
       throw error;
     } finally {
       stopSignals();
+      jobSignals.finish();
       unsubscribe();
       progress.finish();
       await machine.close();
     }
 
+    const aborted = jobSignals.aborted();
+    if (outcome.status === 'error' && aborted !== undefined && outcome.error?.message === aborted) {
+      io.stderr(`${aborted}\n`);
+      if (options.json) writeJson(io, { ...summary('cancelled', outcome.acknowledged), detail: aborted });
+      return 130;
+    }
     if (outcome.status === 'error') {
       const error = outcome.error ?? new MachineError('Streaming failed');
       if (options.json) writeJson(io, { ...summary('error', outcome.acknowledged), detail: error.message });
@@ -177,37 +184,60 @@ async function readProgram(file: string): Promise<Program> {
   }
 }
 
-/** Ctrl-C pauses and asks; a second Ctrl-C, SIGTERM, or nobody to ask cancels at the line boundary. */
-function pauseOnSignal(machine: MachineController, io: StreamIo, progress: { finish(): void }) {
+/**
+ * Signals during a job. On a terminal the first Ctrl-C pauses and asks at once, even while a line
+ * is in flight (its e-stop acts at once; resume and cancel at the line boundary); without one it
+ * asks for a cancel at the next boundary. A second Ctrl-C, or any SIGTERM, while a cancel is
+ * pending or a line is in flight aborts: the controller may never answer that line.
+ */
+function stopOnSignal(machine: MachineController, io: StreamIo, progress: { finish(): void }) {
   const ask = io.prompt === undefined ? terminalPrompt() : io.prompt;
+  const question = new AbortController();
   let asking = false;
+  let cancelPending = false;
+  let interrupts = 0;
+  let aborted: string | undefined;
+
   const cancel = () => {
-    io.stderr('Cancelling after the line in flight…\n');
+    cancelPending = true;
+    io.stderr('Cancelling after the line in flight… (Ctrl-C again to abort at once)\n');
     machine.cancel();
   };
-  return (signal: string) => {
+  const abort = () => {
+    aborted = machine.abort() ?? aborted;
+  };
+  const inFlight = () => {
+    const job = machine.status().job;
+    return job !== null && job.sent > job.acknowledged;
+  };
+
+  const onSignal = (signal: string) => {
     const state = machine.status().state;
     if (state !== 'streaming' && state !== 'paused') return;
-    if (signal !== 'SIGINT' || asking || !ask) {
-      cancel();
-      return;
-    }
+    if (signal === 'SIGINT') interrupts++;
+    const again = signal !== 'SIGINT' || interrupts > 1;
+    if (again && (cancelPending || inFlight())) return abort();
+    if (again || asking || !ask) return cancel();
     asking = true;
     machine.pause();
     progress.finish();
     void (async () => {
       try {
-        await lineBoundary(machine);
         for (;;) {
           const job = machine.status().job;
+          const where = inFlight()
+            ? `Pausing after line ${job?.sent ?? 0} of ${job?.total ?? 0}, the line in flight`
+            : `Paused after line ${job?.acknowledged ?? 0} of ${job?.total ?? 0}`;
           const answer = await ask(
-            `\nPaused after line ${job?.acknowledged ?? 0} of ${job?.total ?? 0} (motion already queued in the controller still runs).\n` +
+            `\n${where} (motion already queued in the controller still runs).\n` +
               'Type r to resume, c to cancel, e for an emergency stop: ',
+            question.signal,
+            () => onSignal('SIGINT'),
           );
-          if (machine.status().state !== 'paused') return;
+          if (machine.status().state !== 'paused' || cancelPending) return;
           const choice = answer?.trim().toLowerCase();
-          if (choice === 'r' || choice === 'resume') return machine.resume();
           if (choice === 'e' || choice === 'estop') return void machine.emergencyStop();
+          if (choice === 'r' || choice === 'resume') return machine.resume();
           if (choice === 'c' || choice === 'cancel' || answer === null) return cancel();
         }
       } finally {
@@ -215,32 +245,30 @@ function pauseOnSignal(machine: MachineController, io: StreamIo, progress: { fin
       }
     })();
   };
+  return {
+    onSignal,
+    /** The abort message if a signal aborted the job. */
+    aborted: () => aborted,
+    /** The job is over: a question still open is withdrawn. */
+    finish: () => question.abort(),
+  };
 }
 
-/** Resolves once the line in flight when pausing is acknowledged (or the job is no longer paused). */
-function lineBoundary(machine: MachineController): Promise<void> {
-  return new Promise((resolve) => {
-    let unsubscribe = () => {};
-    const check = () => {
-      const { state, job } = machine.status();
-      if (state === 'paused' && job && job.sent !== job.acknowledged) return false;
-      unsubscribe();
-      resolve();
-      return true;
-    };
-    if (!check()) unsubscribe = machine.subscribe(check);
-  });
-}
+/** Asks the operator on the terminal; Ctrl-C while asking calls `onInterrupt`. */
+export type Prompt = (
+  question: string,
+  signal: AbortSignal,
+  onInterrupt: () => void,
+) => Promise<string | null>;
 
-function terminalPrompt(): ((question: string) => Promise<string | null>) | null {
+function terminalPrompt(): Prompt | null {
   if (!process.stdin.isTTY) return null;
-  return async (question) => {
+  return async (question, signal, onInterrupt) => {
     const readline = createInterface({ input: process.stdin, output: process.stderr });
-    // The terminal hands a Ctrl-C during the question to readline, not to the process: it cancels.
-    const asked = new AbortController();
-    readline.on('SIGINT', () => asked.abort());
+    // The terminal hands a Ctrl-C during the question to readline, not to the process.
+    readline.on('SIGINT', onInterrupt);
     try {
-      return await readline.question(question, { signal: asked.signal });
+      return await readline.question(question, { signal });
     } catch {
       return null;
     } finally {

@@ -67,6 +67,7 @@ describe('Host (DNS rebinding)', () => {
     expect((await rawRequest(path(ws.urls.lan, '/api/machine/status'), { headers: foreign })).status).toBe(
       421,
     );
+    expect((await rawRequest(path(ws.urls.lan, '/api/tasks/today'), { headers: foreign })).status).toBe(421);
 
     // What LAN browsers use answers whatever name they reached the workstation by.
     expect((await rawRequest(path(ws.urls.lan, '/healthz'), { headers: foreign })).status).toBe(200);

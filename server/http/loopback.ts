@@ -9,11 +9,15 @@ function isLoopbackAddress(ip: string | undefined): boolean {
 
 /**
  * A hook (onRequest or preHandler) that lets only clients on this machine through. It looks at the
- * socket address, never at forwarding headers: those are the client's to forge.
+ * socket address, never at forwarding headers: those are the client's to forge. `refusal` is the
+ * 403 body, for doors whose error shape differs.
  */
-export function loopbackOnly(allowRemote: () => boolean = () => false) {
+export function loopbackOnly(
+  allowRemote: () => boolean = () => false,
+  refusal: unknown = { detail: 'This route accepts only clients on the workstation itself.' },
+) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (allowRemote() || isLoopbackAddress(request.socket.remoteAddress)) return;
-    await reply.code(403).send({ detail: 'This route accepts only clients on the workstation itself.' });
+    await reply.code(403).send(refusal);
   };
 }

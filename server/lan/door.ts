@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { BridgeEnv } from '../../bridge/config.ts';
 import { createHttpApp, type HttpTimeouts } from '../http/app.ts';
 import type { Door } from '../http/door.ts';
 import { requestGuards } from '../http/guards.ts';
@@ -6,6 +7,7 @@ import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
 import type { MachineController } from '../machine/controller.ts';
 import { machineRoutes } from '../machine/routes.ts';
+import { taskRoutes } from '../tasks/routes.ts';
 import { doorsRoutes } from './doors.ts';
 import { serveRenderer } from './renderer.ts';
 
@@ -21,6 +23,8 @@ export interface LanDoorOptions {
   guards?: { allowedHosts: readonly string[]; corsOrigins: readonly string[] };
   /** Tests shorten the client timeouts; the defaults otherwise. */
   timeouts?: HttpTimeouts;
+  /** Mounts /api/tasks/* (the operator's task app, loopback only) when given the bridge's env. */
+  tasks?: BridgeEnv;
 }
 
 /** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
@@ -32,6 +36,7 @@ export async function buildLanDoor({
   machine,
   guards = { allowedHosts: [], corsOrigins: [] },
   timeouts,
+  tasks,
 }: LanDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(logger, 'lan', undefined, timeouts);
   // First, so every route below (GraphQL included) is behind them.
@@ -45,6 +50,7 @@ export async function buildLanDoor({
       allowRemote: machine.allowRemote,
       allowedRoots: machine.allowedRoots,
     });
+  if (tasks) await app.register(taskRoutes, { env: tasks });
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });
   return app;

@@ -102,6 +102,14 @@ export class MachineController {
     return this.status();
   }
 
+  /**
+   * Ends the job now without waiting for the line in flight (no `M112`); the port closes. Returns
+   * the message the job ends with, or undefined when no job ran.
+   */
+  abort(): string | undefined {
+    return this.host.abort();
+  }
+
   /** `M112` now, out of band; false when no port was open to write it to. */
   emergencyStop(): boolean {
     return this.host.emergencyStop();

@@ -1,5 +1,6 @@
 // Live /stream/ runs over a real pseudo-terminal pair with the scripted Marlin on the far end.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeMarlinOptions } from '../machine/testing/fake-marlin.ts';
 import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
@@ -11,10 +12,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 
-async function rig(ackDelayMs = 0) {
+async function rig(ackDelayMs = 0, react?: FakeMarlinOptions['react']) {
   const pair = await createPtyPair();
   cleanups.push(() => pair.dispose());
-  const onPort = await attachFakeMarlin(pair.far, { ackDelayMs });
+  const onPort = await attachFakeMarlin(pair.far, { ackDelayMs, ...(react ? { react } : {}) });
   cleanups.push(() => onPort.close());
   const ws: TestWorkstation = await startTestWorkstation({}, { machine: { timings: TIMINGS } });
   cleanups.push(() => ws.dispose());
@@ -77,5 +78,36 @@ describe('live /stream/', () => {
     const result = await running;
     expect(result.status).toBe(502);
     expect(result.body.detail).toMatch(/^Streaming failed: Serial port .* closed: /);
+  });
+
+  it("answers with the idle-timeout error when the controller drops a line and only says 'wait'", async () => {
+    const { pair, fake, ws } = await rig(0, ({ n, attempt }) =>
+      n === 5 && attempt === 1 ? { kind: 'stall', everyMs: 100 } : undefined,
+    );
+    const result = await stream(ws, { gcode: program(20), port: pair.near, dry_run: false });
+    expect(result.status).toBe(502);
+    expect(result.body.detail).toBe(
+      'Streaming failed: No response from the controller within 2 s (waiting for line 5)',
+    );
+    expect(fake.lines.filter((line) => line.startsWith('N5 '))).toHaveLength(1);
+    expect(ws.machine.status().state).toBe('error');
+  });
+
+  it("ends the request when the panel's cancel is repeated while a line is never acknowledged", async () => {
+    const { pair, ws } = await rig(0, ({ n, attempt }) =>
+      n === 5 && attempt === 1 ? { kind: 'stall', everyMs: 100, text: 'busy: processing' } : undefined,
+    );
+    const running = stream(ws, { gcode: program(20), port: pair.near, dry_run: false });
+    await expect.poll(() => ws.machine.status().job?.sent, { timeout: 5000 }).toBe(5);
+    const cancel = () =>
+      fetch(`${ws.urls.lan}/api/machine/cancel`, { method: 'POST' }).then((response) => response.status);
+    expect(await cancel()).toBe(200);
+    expect(ws.machine.status().state).toBe('streaming');
+    expect(await cancel()).toBe(200);
+    const result = await running;
+    expect(result).toEqual({
+      status: 502,
+      body: { detail: 'Streaming failed: Aborted while line 5 was in flight' },
+    });
   });
 });

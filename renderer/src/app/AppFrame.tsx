@@ -1,7 +1,12 @@
-import type { MouseEvent, ReactNode } from 'react';
+import { lazy, type MouseEvent, type ReactNode, Suspense } from 'react';
 import { AREAS, areaFor } from './areas.ts';
 import { usePathname } from './router.ts';
 import { StatusBar } from './StatusBar.tsx';
+
+/** Areas with their own pages, each loaded when first opened. */
+const PAGES: Record<string, ReturnType<typeof lazy>> = {
+  '/tasks': lazy(() => import('../features/tasks/TasksPage.tsx')),
+};
 
 function Overview({ navigate }: { navigate: (path: string) => void }) {
   return (
@@ -35,7 +40,14 @@ export function AppFrame() {
   const area = areaFor(pathname);
 
   let page: ReactNode;
+  const Page = area ? PAGES[area.path] : undefined;
   if (pathname === '/') page = <Overview navigate={navigate} />;
+  else if (Page)
+    page = (
+      <Suspense fallback={<p className="page">Loading…</p>}>
+        <Page />
+      </Suspense>
+    );
   else if (area)
     page = (
       <section className="page">

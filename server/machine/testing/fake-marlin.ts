@@ -15,6 +15,11 @@ export type Reaction =
   | { kind: 'resend-other'; line: number }
   /** Accept but never acknowledge (a lost `ok`). */
   | { kind: 'silent' }
+  /**
+   * Drop the line (as if it never arrived) and from then on acknowledge nothing, sending `text`
+   * every `everyMs` for ever: OctoPrint's virtual printer after losing a resent line says `wait`.
+   */
+  | { kind: 'stall'; everyMs: number; text?: string }
   /** Accept, report `busy: processing` every `everyMs` for `forMs`, then acknowledge. */
   | { kind: 'busy'; forMs: number; everyMs: number; text?: string }
   /** Accept, send these lines, then acknowledge. */
@@ -72,6 +77,8 @@ export class FakeMarlin {
   private readonly clock: Clock;
   private readonly options: FakeMarlinOptions;
   private last = 0;
+  /** After a `stall` reaction: every line is dropped unanswered. */
+  private stalled = false;
   private partial = '';
   private bannerSent = false;
   private readonly attempts = new Map<number, number>();
@@ -156,7 +163,7 @@ export class FakeMarlin {
       this.stop();
       return;
     }
-    if (this.dead) return;
+    if (this.dead || this.stalled) return;
     const framed = /^N(\d+)\s+(.*?)(?:\*(\d+))?$/.exec(line);
     if (!framed) {
       if (line.includes('*')) return this.lineError('No Line Number with checksum');
@@ -193,6 +200,16 @@ export class FakeMarlin {
         this.say(reaction.line);
         this.stop();
         return;
+      case 'stall': {
+        this.stalled = true;
+        const text = reaction.text ?? 'wait';
+        const tick = () => {
+          this.say(text);
+          this.later(tick, reaction.everyMs);
+        };
+        this.later(tick, reaction.everyMs);
+        return;
+      }
     }
     this.last = isSync ? this.syncNumber(command) : n;
     this.accepted.push({ n, command });

@@ -1,0 +1,90 @@
+// The Tasks area's REST calls: /api/tasks/* on the LAN door, which runs the task bridge's
+// operations against the operator's task app. Errors keep the core's `{code, message}`.
+
+/** A task as the core projects it (the bridge's compact fields); absent fields stay absent. */
+export interface Task {
+  id: string;
+  title: string;
+  isDone?: boolean;
+  projectId?: string;
+  tagIds?: string[];
+  parentId?: string;
+  subTaskIds?: string[];
+  /** Milliseconds tracked so far. */
+  timeSpent?: number;
+  /** Milliseconds planned. */
+  timeEstimate?: number;
+  notes?: string;
+  dueDay?: string | null;
+  dueWithTime?: number | null;
+  doneOn?: number | null;
+}
+
+export interface NewTask {
+  title: string;
+  notes?: string;
+  /** Milliseconds, or a duration of the bridge's forms (`1h30m`, `45m`, `1d2h`, `5400000`). */
+  timeEstimate?: string;
+}
+
+export class TaskApiError extends Error {
+  readonly code: string;
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = 'TaskApiError';
+    this.code = code;
+  }
+}
+
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  let response: Response;
+  try {
+    // The core takes state changes as JSON only (an empty object where there is nothing to send).
+    const json = method === 'POST' ? (body ?? {}) : body;
+    response = await fetch(path, {
+      method,
+      cache: 'no-store',
+      headers: json === undefined ? {} : { 'content-type': 'application/json' },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+    });
+  } catch {
+    throw new TaskApiError('CORE_UNREACHABLE', 'Towpath is not answering; check that it is still running');
+  }
+  const answer = (await response.json().catch(() => null)) as
+    | (T & { code?: unknown; message?: unknown; detail?: unknown })
+    | null;
+  if (response.ok && answer !== null) return answer;
+  const code = typeof answer?.code === 'string' ? answer.code : `HTTP_${response.status}`;
+  const message =
+    typeof answer?.message === 'string'
+      ? answer.message
+      : typeof answer?.detail === 'string'
+        ? answer.detail
+        : `Towpath answered HTTP ${response.status}`;
+  throw new TaskApiError(code, message);
+}
+
+const post = <T>(path: string, body?: unknown) => call<T>('POST', path, body);
+const task = (id: string, action: string) => `/api/tasks/${encodeURIComponent(id)}/${action}`;
+
+export const tasksApi = {
+  today: () => call<{ items: Task[] }>('GET', '/api/tasks/today').then((answer) => answer.items),
+  current: () => call<{ task: Task | null }>('GET', '/api/tasks/current').then((answer) => answer.task),
+  create: (input: NewTask) => post<Task>('/api/tasks', input),
+  start: (id: string) => post<{ currentTaskId: string }>(task(id, 'start')),
+  setCurrent: (id: string) => post<{ currentTaskId: string }>(task(id, 'set-current')),
+  stopCurrent: () => post<{ currentTaskId: null }>('/api/tasks/stop-current'),
+  complete: (id: string) => post<Task>(task(id, 'complete')),
+  uncomplete: (id: string) => post<Task>(task(id, 'uncomplete')),
+};
+
+/** What the operator can do about an error, beside its message. */
+export function hintFor(error: unknown): string | undefined {
+  const code = error instanceof TaskApiError ? error.code : undefined;
+  if (code === 'APP_UNAVAILABLE')
+    return 'Start Super Productivity with its local REST API enabled, then try again.';
+  if (code === 'UNAUTHORIZED')
+    return "Copy the token from Super Productivity's settings into TASK_HOST_TOKEN and restart Towpath.";
+  if (code === 'TIMEOUT') return 'The task app is busy or stuck; try again in a moment.';
+  return undefined;
+}
