@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTempDir } from '../server/testing/workstation.ts';
@@ -220,5 +221,27 @@ describe('desktop main process', () => {
     expect(menu.map((entry) => entry.label)).toEqual(['&File', '&Edit', '&View', '&Machine', '&Help']);
     const view = menu.find((entry) => entry.label === '&View')?.submenu as { role?: string }[];
     expect(view.some((entry) => entry.role === 'toggleDevTools')).toBe(false);
+  });
+
+  it('lets the page read, in chunks, only files the operator opened', async () => {
+    const dir = await makeTempDir('towpath-desktop-');
+    const chosen = join(dir, 'part.gcode');
+    const other = join(dir, 'secret.txt');
+    await writeFile(chosen, 'G0 X1\nG0 X2\n');
+    await writeFile(other, 'not yours');
+    const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    stopCore = desktop?.workstation.stop;
+    const read = handlerOf('towpath:read-file');
+    await expect(read({}, chosen, 0, 4)).rejects.toThrow('Only a file the operator opened can be read');
+
+    fake.dialog.showOpenDialog.mockResolvedValueOnce({ canceled: false, filePaths: [chosen] });
+    await handlerOf('towpath:open-file')({ sender: {} }, 'gcode');
+    const first = (await read({}, chosen, 0, 4)) as { bytes: Uint8Array; size: number };
+    expect(new TextDecoder().decode(first.bytes)).toBe('G0 X');
+    expect(first.size).toBe(12);
+    const rest = (await read({}, chosen, 4, 100)) as { bytes: Uint8Array };
+    expect(new TextDecoder().decode(rest.bytes)).toBe('1\nG0 X2\n');
+    await expect(read({}, other, 0, 4)).rejects.toThrow('Only a file the operator opened');
+    await expect(read({}, chosen, -1, 4)).rejects.toThrow('offset');
   });
 });

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   app,
@@ -17,11 +18,14 @@ import { startWorkstation, type Workstation } from '../server/main.ts';
 import { VERSION } from '../server/version.ts';
 import { menuTemplate } from './menu.ts';
 import {
+  type FileChunk,
   MENU_COMMAND_CHANNEL,
   type MenuCommand,
   OPEN_FILE_CHANNEL,
   type OpenFileKind,
   type OpenFileResult,
+  READ_FILE_CHANNEL,
+  READ_FILE_MAX_BYTES,
   RECENT_FILES_CHANNEL,
   type RecentFile,
   SAVE_FILE_CHANNEL,
@@ -107,7 +111,10 @@ export async function startDesktop({
   const send = (command: MenuCommand) => {
     if (!window.isDestroyed()) window.webContents.send(MENU_COMMAND_CHANNEL, command);
   };
+  /** Files the operator opened this session: with the recent files, the only ones the page may read. */
+  const chosen = new Set<string>();
   const opened = (kind: OpenFileKind, path: string) => {
+    chosen.add(path);
     recent.add(kind, path);
     app.addRecentDocument(path);
     refreshMenu();
@@ -174,6 +181,14 @@ export async function startDesktop({
   });
   ipcMain.handle(SAVE_FILE_CHANNEL, (event, options: unknown) => saveFile(event.sender, options));
   ipcMain.handle(RECENT_FILES_CHANNEL, () => recent.list());
+  ipcMain.handle(READ_FILE_CHANNEL, (_event, path: unknown, offset: unknown, length: unknown) =>
+    readOpenedFile(
+      (p) => chosen.has(p) || recent.list().some((file) => file.path === p),
+      path,
+      offset,
+      length,
+    ),
+  );
 
   app.on('second-instance', () => {
     if (window.isDestroyed()) return;
@@ -256,4 +271,28 @@ function fail(error: unknown): undefined {
   dialog.showErrorBox('Towpath cannot start', message);
   app.exit(1);
   return undefined;
+}
+
+async function readOpenedFile(
+  mayRead: (path: string) => boolean,
+  path: unknown,
+  offset: unknown,
+  length: unknown,
+): Promise<FileChunk> {
+  if (typeof path !== 'string' || !mayRead(path))
+    throw new Error('Only a file the operator opened can be read');
+  if (!Number.isSafeInteger(offset) || (offset as number) < 0)
+    throw new Error('offset must be a whole number ≥ 0');
+  if (!Number.isSafeInteger(length) || (length as number) < 0)
+    throw new Error('length must be a whole number ≥ 0');
+  const handle = await open(path, 'r');
+  try {
+    const { size } = await handle.stat();
+    const wanted = Math.min(length as number, READ_FILE_MAX_BYTES, Math.max(0, size - (offset as number)));
+    const bytes = new Uint8Array(wanted);
+    const { bytesRead } = await handle.read(bytes, 0, wanted, offset as number);
+    return { bytes: bytes.subarray(0, bytesRead), size };
+  } finally {
+    await handle.close();
+  }
 }

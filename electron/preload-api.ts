@@ -32,7 +32,22 @@ export interface TowpathDesktopApi {
   recentFiles(): Promise<RecentFile[]>;
   /** Listens for menu commands; returns the function that stops listening. */
   onMenuCommand(listener: (command: MenuCommand) => void): () => void;
+  /**
+   * Reads up to `length` bytes at `offset` of a file the operator opened (open dialog, menu or
+   * recent files; any other path is refused), with the file's size: the Winding area reads big
+   * programs in chunks. Optional: shells older than the Winding area lack it.
+   */
+  readFile?(path: string, offset: number, length: number): Promise<FileChunk>;
 }
+
+export interface FileChunk {
+  bytes: Uint8Array;
+  size: number;
+}
+
+export const READ_FILE_CHANNEL = 'towpath:read-file';
+/** The most a single readFile call returns. */
+export const READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 export const OPEN_FILE_CHANNEL = 'towpath:open-file';
 export const SAVE_FILE_CHANNEL = 'towpath:save-file';

@@ -6,6 +6,7 @@ import {
   type MenuCommand,
   OPEN_FILE_CHANNEL,
   type OpenFileKind,
+  READ_FILE_CHANNEL,
   RECENT_FILES_CHANNEL,
   SAVE_FILE_CHANNEL,
   type TowpathDesktopApi,
@@ -16,6 +17,8 @@ const api: TowpathDesktopApi = {
   openFile: (kind: OpenFileKind) => ipcRenderer.invoke(OPEN_FILE_CHANNEL, kind),
   saveFile: (options) => ipcRenderer.invoke(SAVE_FILE_CHANNEL, options),
   recentFiles: () => ipcRenderer.invoke(RECENT_FILES_CHANNEL),
+  readFile: (path: string, offset: number, length: number) =>
+    ipcRenderer.invoke(READ_FILE_CHANNEL, path, offset, length),
   onMenuCommand: (listener) => {
     // The page gets the command only, never the IPC event (it would expose ipcRenderer).
     const forward = (_event: unknown, command: MenuCommand) => listener(command);

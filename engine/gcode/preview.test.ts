@@ -112,6 +112,16 @@ describe('preview of the reference cases', () => {
       const commands = text.split('\n').filter((l) => l.trim() !== '' && !l.trim().startsWith(';')).length;
       expect(g.commandCount).toBe(commands);
       expect(g.summary).toEqual(simulateGcode(bytes));
+
+      // The time per vertex climbs to the simulator's estimate for the whole program.
+      expect(g.elapsed[0]).toBe(0);
+      for (let k = 1; k < g.vertexCount; k++) {
+        if ((g.elapsed[k] as number) < (g.elapsed[k - 1] as number)) throw new Error(`time falls at ${k}`);
+      }
+      const end = g.elapsed[g.vertexCount - 1] as number;
+      expect(Math.abs(end - g.summary.estimated_time_s)).toBeLessThanOrEqual(
+        g.summary.estimated_time_s * 1e-6,
+      );
     });
   }
 
@@ -147,6 +157,11 @@ describe('preview geometry', () => {
     expect(ym).toBeCloseTo(35 * Math.cos(45 * DEG), 4);
     expect(zm).toBeCloseTo(35 * Math.sin(45 * DEG), 4);
     expect([...g.commandIndex]).toEqual([0, ...Array(18).fill(2)]);
+    // The move's time is shared out along its steps: half-way there, half the move's time.
+    const total = g.summary.estimated_time_s;
+    expect(total).toBeGreaterThan(0);
+    expect(g.elapsed[9]).toBeCloseTo(total / 2, 5);
+    expect(g.elapsed[18]).toBeCloseTo(total, 5);
   });
 
   it('keeps the physical angle across G92 and returns to physical zero on G28', () => {

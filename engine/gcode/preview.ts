@@ -40,6 +40,12 @@ export interface PreviewGeometry {
    * 0 for the start vertex. Non-decreasing, so a scrubber shows vertices with index ≤ k.
    */
   commandIndex: Uint32Array;
+  /**
+   * Per vertex, the estimated machine time in seconds at which the carriage reaches it (the
+   * simulator's time model, interpolated along a move); non-decreasing, the last equals
+   * `summary.estimated_time_s` unless the program ends with dwells.
+   */
+  elapsed: Float32Array;
   layers: PreviewLayer[];
   radius: number;
   vertexCount: number;
@@ -59,6 +65,9 @@ export class PreviewBuilder implements MotionObserver {
 
   private positions = new Float32Array(3 * 1024);
   private commands = new Uint32Array(1024);
+  private times = new Float32Array(1024);
+  /** Machine time at the last vertex. */
+  private pt = 0;
   private count = 0;
   /** 1 until the header gives the diameter: vertices made before it sit on a unit circle. */
   private radius = 1;
@@ -77,7 +86,7 @@ export class PreviewBuilder implements MotionObserver {
       throw new RangeError('maxStepDegrees must be a positive number');
     this.maxStep = step;
     this.simulator = new GcodeSimulator(this);
-    this.vertex(0, 0, 0);
+    this.vertex(0, 0, 0, 0);
   }
 
   push(chunk: Uint8Array): void {
@@ -91,6 +100,7 @@ export class PreviewBuilder implements MotionObserver {
     return {
       positions: this.positions.slice(0, 3 * n),
       commandIndex: this.commands.slice(0, n),
+      elapsed: this.times.slice(0, n),
       layers: this.layers,
       radius: this.radius,
       vertexCount: n,
@@ -165,19 +175,23 @@ export class PreviewBuilder implements MotionObserver {
   private lineTo(command: number, x: number, a: number): void {
     const x0 = this.px;
     const a0 = this.pa;
+    const t0 = this.pt;
+    const t = this.simulator.elapsedSeconds;
     const dx = x - x0;
     const da = a - a0;
+    const dt = t - t0;
     let steps = Math.ceil(Math.abs(da) / this.maxStep);
     if (!(steps >= 1)) steps = 1;
     else if (steps > MAX_STEPS_PER_MOVE) steps = MAX_STEPS_PER_MOVE;
     this.reserve(steps);
     for (let k = 1; k < steps; k++) {
-      const t = k / steps;
-      this.vertex(command, x0 + dx * t, a0 + da * t);
+      const f = k / steps;
+      this.vertex(command, x0 + dx * f, a0 + da * f, t0 + dt * f);
     }
-    this.vertex(command, x, a);
+    this.vertex(command, x, a, t);
     this.px = x;
     this.pa = a;
+    this.pt = t;
   }
 
   private reserve(extra: number): void {
@@ -191,9 +205,12 @@ export class PreviewBuilder implements MotionObserver {
     const commands = new Uint32Array(size);
     commands.set(this.commands.subarray(0, this.count));
     this.commands = commands;
+    const times = new Float32Array(size);
+    times.set(this.times.subarray(0, this.count));
+    this.times = times;
   }
 
-  private vertex(command: number, x: number, a: number): void {
+  private vertex(command: number, x: number, a: number, time: number): void {
     const k = this.count;
     const r = this.radius;
     const theta = a * DEG;
@@ -202,6 +219,7 @@ export class PreviewBuilder implements MotionObserver {
     p[3 * k + 1] = r * Math.cos(theta);
     p[3 * k + 2] = r * Math.sin(theta);
     this.commands[k] = command;
+    this.times[k] = time;
     this.count = k + 1;
   }
 }

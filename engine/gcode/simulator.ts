@@ -156,6 +156,11 @@ export class GcodeSimulator implements LineSink {
     return this.sendable;
   }
 
+  /** Estimated machine time of the lines read so far (what `finish` reports for the whole program). */
+  get elapsedSeconds(): number {
+    return this.time;
+  }
+
   /** Feeds the next bytes. Throws the final SimulationError as soon as the outcome is certain. */
   push(chunk: Uint8Array): void {
     if (this.fatal !== null) throw this.fatal;

@@ -1,7 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppFrame } from './app/AppFrame.tsx';
+import { Providers } from './app/providers.tsx';
 import './app/app.css';
 
 const root = document.getElementById('root');
@@ -9,8 +9,8 @@ if (!root) throw new Error('index.html has no #root element');
 
 createRoot(root).render(
   <StrictMode>
-    <QueryClientProvider client={new QueryClient()}>
+    <Providers>
       <AppFrame />
-    </QueryClientProvider>
+    </Providers>
   </StrictMode>,
 );

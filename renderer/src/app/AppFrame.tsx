@@ -1,12 +1,8 @@
-import { lazy, type MouseEvent, type ReactNode, Suspense } from 'react';
+import { type MouseEvent, type ReactNode, Suspense } from 'react';
 import { AREAS, areaFor } from './areas.ts';
 import { usePathname } from './router.ts';
+import { pageFor } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
-
-/** Areas with their own pages, each loaded when first opened. */
-const PAGES: Record<string, ReturnType<typeof lazy>> = {
-  '/tasks': lazy(() => import('../features/tasks/TasksPage.tsx')),
-};
 
 function Overview({ navigate }: { navigate: (path: string) => void }) {
   return (
@@ -35,16 +31,24 @@ function follow(navigate: (path: string) => void, path: string) {
   };
 }
 
-export function AppFrame() {
+export interface AppFrameProps {
+  /**
+   * Shown in the header on every screen: the slot of the global EmergencyStopButton (the machine
+   * door's e-stop, built with the machine process), e.g. `<AppFrame headerActions={<EmergencyStopButton />} />`.
+   */
+  headerActions?: ReactNode;
+}
+
+export function AppFrame({ headerActions }: AppFrameProps = {}) {
   const [pathname, navigate] = usePathname();
   const area = areaFor(pathname);
+  const Page = area ? pageFor(area.path) : undefined;
 
   let page: ReactNode;
-  const Page = area ? PAGES[area.path] : undefined;
   if (pathname === '/') page = <Overview navigate={navigate} />;
   else if (Page)
     page = (
-      <Suspense fallback={<p className="page">Loading…</p>}>
+      <Suspense fallback={<p className="page page__loading">Loading…</p>}>
         <Page />
       </Suspense>
     );
@@ -87,6 +91,7 @@ export function AppFrame() {
             </a>
           ))}
         </nav>
+        {headerActions && <div className="app__actions">{headerActions}</div>}
       </header>
       <main className="app__main">{page}</main>
       <StatusBar />

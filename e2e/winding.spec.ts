@@ -1,0 +1,212 @@
+// The Winding area in Chromium against a real core: every reference case opens, plans and
+// downloads exactly what `towpath plan` writes; invalid cases show the exact error; the 3D view
+// draws the engine's vertices; the page passes axe-core.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { buildPreview } from '../engine/gcode/index.ts';
+import { type Core, startCore } from '../server/testing/core.ts';
+import { seriousAxeViolations } from './support/axe.ts';
+
+const REFERENCE = join(process.cwd(), '..', 'shared', 'reference', 'winding');
+const cases = readdirSync(REFERENCE).filter((name) => !name.includes('.'));
+const valid = cases.filter((name) => readdirSync(join(REFERENCE, name)).includes('expected-xab.gcode'));
+const invalid = cases.filter((name) => name.startsWith('conf_invalid_'));
+
+let core: Core;
+test.beforeAll(async () => {
+  core = await startCore();
+});
+test.afterAll(async () => {
+  expect(await core.stop()).toBe(0);
+});
+
+async function openFile(page: Page, path: string): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Open file' }).click();
+  await (await chooser).setFiles(path);
+}
+
+async function downloaded(page: Page, button: string): Promise<Buffer> {
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: button }).click();
+  const path = await (await download).path();
+  return readFileSync(path);
+}
+
+function expectedOf(name: string) {
+  return JSON.parse(readFileSync(join(REFERENCE, name, 'expected.json'), 'utf8'));
+}
+
+test('every valid reference definition plans to the reference G-code and metrics', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto(`${core.lan}/winding`);
+  for (const name of valid) {
+    await test.step(name, async () => {
+      const expected = expectedOf(name);
+      await openFile(page, join(REFERENCE, name, 'input.wind'));
+      const table = page.getByRole('table', { name: 'Layers' });
+      await expect(table).toBeVisible({ timeout: 60_000 });
+      await expect(page.getByRole('heading', { level: 2, name: 'input.wind' })).toBeVisible();
+      const rows = await table
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-layer')));
+      expect(rows.map((row) => JSON.parse(row ?? 'null'))).toEqual(expected.plan.layers);
+      await expect(table.locator('tbody tr')).toHaveCount(expected.plan.layers.length);
+
+      const metrics = await downloaded(page, 'Download metrics');
+      expect(metrics.toString('utf8')).toBe(`${JSON.stringify(expected.plan)}\n`);
+      const gcode = await downloaded(page, 'Save G-code');
+      expect(gcode.equals(readFileSync(join(REFERENCE, name, 'expected-xab.gcode')))).toBe(true);
+    });
+  }
+});
+
+test('the xyz axis format re-plans to the xyz reference', async ({ page }) => {
+  await page.goto(`${core.lan}/winding`);
+  await openFile(page, join(REFERENCE, 'simple_cylinder', 'input.wind'));
+  await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
+  await page.getByLabel('Axis format').selectOption('xyz');
+  await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
+  const metrics = JSON.parse((await downloaded(page, 'Download metrics')).toString('utf8'));
+  expect(metrics.axisFormat).toBe('xyz');
+  const gcode = await downloaded(page, 'Save G-code');
+  expect(gcode.equals(readFileSync(join(REFERENCE, 'simple_cylinder', 'expected-xyz.gcode')))).toBe(true);
+});
+
+test('invalid definitions show the exact error', async ({ page }) => {
+  await page.goto(`${core.lan}/winding`);
+  for (const name of invalid) {
+    await test.step(name, async () => {
+      await openFile(page, join(REFERENCE, name, 'input.wind'));
+      const detail = expectedOf(name).error.detail.replaceAll('{path}', 'input.wind');
+      await expect(page.getByTestId('program-error')).toHaveText(detail);
+      await expect(page.getByRole('table', { name: 'Layers' })).toHaveCount(0);
+    });
+  }
+});
+
+test('a G-code file shows the simulator figures', async ({ page }) => {
+  await page.goto(`${core.lan}/winding`);
+  await openFile(page, join(REFERENCE, 'conf_valid_multilayer', 'expected-xab.gcode'));
+  const figures = page.getByTestId('simulation');
+  await expect(figures).toBeVisible();
+  const summary = JSON.parse((await figures.getAttribute('data-summary')) ?? 'null');
+  const expected = expectedOf('conf_valid_multilayer').simulate;
+  for (const key of Object.keys(expected)) expect(summary[key]).toBeCloseTo(expected[key], 6);
+});
+
+/**
+ * Shares of the canvas's pixels: not background (`ink`), in the pending colour, and strongly
+ * coloured (a layer's colour: done).
+ */
+async function samplePixels(page: Page): Promise<{ ink: number; pending: number; done: number }> {
+  return page
+    .getByRole('region', { name: '3D view' })
+    .locator('canvas')
+    .evaluate((canvas: HTMLCanvasElement) => {
+      const copy = document.createElement('canvas');
+      copy.width = canvas.width;
+      copy.height = canvas.height;
+      const ctx = copy.getContext('2d');
+      if (!ctx) return { ink: 0, pending: 0, done: 0 };
+      ctx.drawImage(canvas, 0, 0);
+      const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
+      let ink = 0;
+      let pending = 0;
+      let done = 0;
+      const pixels = data.length / 4;
+      for (let i = 0; i < data.length; i += 4) {
+        const r = data[i] as number;
+        const g = data[i + 1] as number;
+        const b = data[i + 2] as number;
+        if (Math.abs(r - 0xf7) + Math.abs(g - 0xf9) + Math.abs(b - 0xfb) > 12) ink++;
+        if (Math.abs(r - 0x6f) + Math.abs(g - 0x5f) + Math.abs(b - 0x8f) < 24) pending++;
+        if (Math.max(r, g, b) - Math.min(r, g, b) > 100) done++;
+      }
+      return { ink: ink / pixels, pending: pending / pixels, done: done / pixels };
+    });
+}
+
+test('the 3D view draws the engine geometry, and scrubbing to the middle draws half as done', async ({
+  page,
+}) => {
+  const name = 'multi_layer';
+  const preview = buildPreview(new Uint8Array(readFileSync(join(REFERENCE, name, 'expected-xab.gcode'))));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${core.lan}/winding`);
+  await openFile(page, join(REFERENCE, name, 'input.wind'));
+  const view = page.getByRole('region', { name: '3D view' });
+  await expect(view).toHaveAttribute('data-drawn-vertices', String(preview.vertexCount));
+  await expect(view).toHaveAttribute('data-done-vertices', String(preview.vertexCount));
+  const full = await samplePixels(page);
+  expect(full.ink, JSON.stringify(full)).toBeGreaterThan(0.01);
+  expect(full.done, JSON.stringify(full)).toBeGreaterThan(0.002);
+  expect(full.pending, JSON.stringify(full)).toBeLessThan(0.0005);
+
+  await view.screenshot({ path: join('docs', 'screenshots', 'winding-3d-view.png') });
+
+  const middle = Math.floor(preview.commandCount / 2);
+  const slider = page.getByRole('slider', { name: 'Timeline' });
+  await slider.fill(String(middle));
+  let lastAtMiddle = 0;
+  for (let k = 0; k < preview.vertexCount; k++)
+    if ((preview.commandIndex[k] as number) <= middle) lastAtMiddle = k;
+  await expect(view).toHaveAttribute('data-done-vertices', String(lastAtMiddle + 1));
+  const ratio = (lastAtMiddle + 1) / preview.vertexCount;
+  expect(ratio).toBeGreaterThan(0.3);
+  expect(ratio).toBeLessThan(0.7);
+  // Still the whole path drawn: done and pending differ only in colour.
+  await expect(view).toHaveAttribute('data-drawn-vertices', String(preview.vertexCount));
+  // The readout follows the scrub position.
+  await expect(page.getByTestId('readout')).toContainText('G0');
+
+  // Keyboard: the slider moves with the arrow keys, play starts and pauses.
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(slider).toHaveValue(String(middle + 1));
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+
+  // Hiding every layer leaves nothing drawn but the mandrel.
+  for (const box of await page.getByRole('group', { name: 'Layers shown' }).getByRole('checkbox').all()) {
+    await box.uncheck();
+  }
+  await expect.poll(async () => (await samplePixels(page)).done).toBeLessThan(0.0005);
+});
+
+test('on screen, the middle of a hoop layer is half done and half pending', async ({ page }) => {
+  const name = 'sized_simple_cylinder';
+  const preview = buildPreview(new Uint8Array(readFileSync(join(REFERENCE, name, 'expected-xab.gcode'))));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${core.lan}/winding`);
+  await openFile(page, join(REFERENCE, name, 'input.wind'));
+  const view = page.getByRole('region', { name: '3D view' });
+  await expect(view).toHaveAttribute('data-drawn-vertices', String(preview.vertexCount));
+  await page.getByRole('button', { name: 'Side view' }).click();
+  await page.getByRole('slider', { name: 'Timeline' }).fill(String(Math.floor(preview.commandCount / 2)));
+  // About as much of the path in the pending colour as in the layer's colour.
+  await expect
+    .poll(async () => {
+      const { pending, done } = await samplePixels(page);
+      return pending / (pending + done);
+    })
+    .toBeGreaterThan(0.2);
+  const half = await samplePixels(page);
+  expect(half.pending / (half.pending + half.done), JSON.stringify(half)).toBeLessThan(0.8);
+});
+
+test.describe('accessibility', () => {
+  test.use({ bypassCSP: true });
+  test('the winding screen with a plan open has no serious or critical axe violations', async ({ page }) => {
+    for (const width of [1280, 380]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${core.lan}/winding`);
+      await openFile(page, join(REFERENCE, 'conf_valid_multilayer', 'input.wind'));
+      await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
+      const violations = await seriousAxeViolations(page);
+      expect(violations, `at ${width}px`).toEqual([]);
+    }
+  });
+});

@@ -1,0 +1,158 @@
+// The Winding area: open a definition or G-code program, check it, see it in 3D, stream it.
+import { type DragEvent, useEffect, useRef, useState } from 'react';
+import { isBusy, MACHINE_ROUTES } from '../../../../engine/machine/contract.ts';
+import { formatBytes } from '../../ui/format.ts';
+import { ProgressBar } from '../../ui/ProgressBar.tsx';
+import { DefinitionView } from './definition/DefinitionView.tsx';
+import { MachinePanel } from './machine/MachinePanel.tsx';
+import { useMachine } from './machine/useMachine.ts';
+import { useProgram } from './useProgram.ts';
+import { ToolpathView } from './viewer/ToolpathView.tsx';
+
+const ACCEPT = '.wind,.gcode,.nc,.ngc,.g,.txt';
+
+export default function WindingPage() {
+  const program = useProgram();
+  const machine = useMachine();
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  /** The load generation whose program the machine is streaming (its progress drives the view). */
+  const [streamed, setStreamed] = useState<number | null>(null);
+  const { state } = program;
+  const loaded = state.phase === 'loaded' ? state.result : null;
+  const busy = state.phase === 'loading';
+
+  const machineState = machine.status?.state ?? 'idle';
+  const following = streamed === program.generation && machine.status?.job != null && isBusy(machineState);
+  const machineLine = following ? (machine.status?.job?.line ?? 0) : null;
+
+  useEffect(() => {
+    if (streamed !== null && streamed !== program.generation) setStreamed(null);
+  }, [program.generation, streamed]);
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) void program.openFile(file);
+  };
+
+  const openClicked = () => {
+    if (program.openNative) void program.openNative();
+    else inputRef.current?.click();
+  };
+
+  const streamable =
+    loaded?.ok === true
+      ? {
+          name: loaded.name,
+          start: async () => {
+            const answer = await program.client.startJob(MACHINE_ROUTES.job);
+            if (answer.status === 202) setStreamed(program.generation);
+            machine.jobStarted(answer);
+          },
+          dryRun: async () => {
+            const { total, error } = await program.client.dryRun();
+            machine.say(
+              error ?? `${total.toLocaleString('en')} commands would be streamed (dry run; no port opened)`,
+              error ? 'error' : 'action',
+            );
+          },
+        }
+      : null;
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a shortcut; "Open file" does the same by keyboard
+    <section
+      className={`page winding${dragging ? ' winding--dragging' : ''}`}
+      onDragOver={(event) => {
+        event.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      <h1>Winding</h1>
+      <div className="winding__open toolbar">
+        <button type="button" onClick={openClicked} disabled={busy}>
+          Open file
+        </button>
+        <input
+          ref={inputRef}
+          type="file"
+          accept={ACCEPT}
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-label="Choose a .wind or G-code file"
+          data-testid="file-input"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            event.target.value = '';
+            if (file) void program.openFile(file);
+          }}
+        />
+        <span className="winding__hint">or drop a .wind or G-code file anywhere on this page</span>
+        {program.recent.length > 0 && (
+          <nav aria-label="Recent files" className="recent">
+            <span>Recent:</span>
+            <ul>
+              {program.recent.map((entry) => (
+                <li key={entry.path ?? `${entry.name}-${entry.size}`}>
+                  <button type="button" onClick={() => void program.openRecent(entry)} disabled={busy}>
+                    {entry.name}
+                    {entry.size ? ` (${formatBytes(entry.size)})` : ''}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )}
+      </div>
+
+      {state.phase === 'loading' && (
+        <ProgressBar
+          label={`Opening ${state.name}`}
+          value={state.progress && state.progress.total > 0 ? state.progress.done : undefined}
+          max={state.progress?.total || 1}
+          text={
+            state.progress
+              ? state.progress.phase === 'reading'
+                ? `Reading ${formatBytes(state.progress.done)} of ${formatBytes(state.progress.total)}`
+                : `Planning: ${formatBytes(state.progress.done)} of G-code`
+              : `Opening ${state.name}…`
+          }
+        />
+      )}
+      {state.phase === 'failed' && (
+        <p role="alert" className="program-error">
+          Could not open {state.name}: {state.message}
+        </p>
+      )}
+      {state.phase === 'empty' && (
+        <p className="page__empty">
+          Open a winding definition (.wind) to plan it, or any G-code program to simulate and preview it.
+        </p>
+      )}
+
+      <div className="winding__layout">
+        <div className="winding__main">
+          {loaded && (
+            <DefinitionView
+              result={loaded}
+              options={program.options}
+              onOptions={(options) => void program.setOptions(options)}
+              client={program.client}
+              busy={busy}
+            />
+          )}
+          {loaded?.ok && (
+            <ToolpathView geometry={loaded.geometry} client={program.client} machineLine={machineLine} />
+          )}
+        </div>
+        <aside className="winding__side">
+          <MachinePanel machine={machine} program={streamable} />
+        </aside>
+      </div>
+    </section>
+  );
+}

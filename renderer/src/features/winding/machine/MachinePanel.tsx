@@ -1,0 +1,235 @@
+// The operator's panel: connection, the job of the open program, and what the controller said.
+import { useId, useMemo, useState } from 'react';
+import {
+  BAUD_RATES,
+  isBusy,
+  isConnected,
+  mayCancel,
+  mayPause,
+  mayResume,
+  mayStartJob,
+} from '../../../../../engine/machine/contract.ts';
+import { formatDuration, formatNumber } from '../../../ui/format.ts';
+import { ProgressBar } from '../../../ui/ProgressBar.tsx';
+import type { LogEntry, LogKind, MachineView } from './useMachine.ts';
+
+const DEFAULT_BAUD = 250000;
+
+const LOG_FILTERS: Record<string, { label: string; keep: (entry: LogEntry) => boolean }> = {
+  all: { label: 'Everything', keep: () => true },
+  problems: {
+    label: 'Resends, busy and errors',
+    keep: (e) => e.kind === 'error' || /resend|busy|error|rs\b/i.test(e.text),
+  },
+  rx: { label: 'Received', keep: (e) => e.kind === 'rx' },
+  tx: { label: 'Sent', keep: (e) => e.kind === 'tx' },
+  events: { label: 'State and actions', keep: (e) => e.kind === 'state' || e.kind === 'action' },
+};
+
+const KIND_LABEL: Record<LogKind, string> = { rx: '←', tx: '→', action: '•', error: '!', state: '•' };
+
+export interface MachinePanelProps {
+  machine: MachineView;
+  /** The open program, if one can be streamed: its name and how to start or dry-run it. */
+  program: { name: string; start(): Promise<void>; dryRun(): Promise<void> } | null;
+}
+
+export function MachinePanel({ machine, program }: MachinePanelProps) {
+  const ids = useId();
+  const [port, setPort] = useState('');
+  const [baud, setBaud] = useState(DEFAULT_BAUD);
+  const [filter, setFilter] = useState('all');
+  const [search, setSearch] = useState('');
+  const [starting, setStarting] = useState(false);
+  const { status, access } = machine;
+  const state = status?.state ?? 'idle';
+  const connected = isConnected(state);
+  const busy = isBusy(state);
+  const control = access.allowed;
+  const job = status?.job ?? null;
+
+  const shownLog = useMemo(() => {
+    const keep = (LOG_FILTERS[filter] ?? LOG_FILTERS.all)?.keep ?? (() => true);
+    const needle = search.trim().toLowerCase();
+    return machine.log.filter((e) => keep(e) && (needle === '' || e.text.toLowerCase().includes(needle)));
+  }, [machine.log, filter, search]);
+
+  const start = async () => {
+    if (!program) return;
+    setStarting(true);
+    try {
+      await program.start();
+    } finally {
+      setStarting(false);
+    }
+  };
+
+  return (
+    <section className="machine" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Machine</h2>
+      <p
+        role="status"
+        className={`machine__state machine__state--${state}`}
+        data-testid="machine-state"
+        data-state={state}
+      >
+        {status ? `State: ${state}` : 'State: unknown'}
+        {status?.message ? ` — ${status.message}` : ''}
+        {status?.port ? ` · ${status.port} at ${status.baudRate ?? '?'} baud` : ''}
+        {status?.controller?.firmware ? ` · ${status.controller.firmware}` : ''}
+        {!machine.live && ' · events reconnecting…'}
+      </p>
+      {!control && (
+        <p className="machine__notice" data-testid="control-disabled">
+          {access.reason}
+        </p>
+      )}
+      {machine.problem && (
+        <p className="machine__problem" role="alert">
+          {machine.problem}
+        </p>
+      )}
+
+      <form
+        className="machine__connection"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (port.trim() !== '') void machine.connect({ port: port.trim(), baudRate: baud });
+        }}
+      >
+        <label>
+          Serial port{' '}
+          <input
+            aria-label="Serial port"
+            list={`${ids}-ports`}
+            value={port}
+            placeholder="/dev/ttyUSB0"
+            onChange={(event) => setPort(event.target.value)}
+            disabled={!control || busy || connected}
+            autoComplete="off"
+            spellCheck={false}
+          />
+        </label>
+        <datalist id={`${ids}-ports`}>
+          {machine.ports?.ports.map((p) => (
+            <option key={p.path} value={p.path}>
+              {[p.manufacturer, p.serialNumber].filter(Boolean).join(' ')}
+            </option>
+          ))}
+        </datalist>
+        <button type="button" onClick={() => void machine.refreshPorts()} disabled={!control}>
+          Refresh ports
+        </button>
+        <label>
+          Baud rate{' '}
+          <select
+            aria-label="Baud rate"
+            value={baud}
+            onChange={(event) => setBaud(Number(event.target.value))}
+            disabled={!control || connected || busy}
+          >
+            {BAUD_RATES.map((rate) => (
+              <option key={rate} value={rate}>
+                {rate}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={!control || connected || busy || port.trim() === ''}>
+          Connect
+        </button>
+        <button
+          type="button"
+          onClick={() => void machine.disconnect()}
+          disabled={!control || !connected || busy}
+        >
+          Disconnect
+        </button>
+        {machine.ports?.warning && <p className="machine__hint">{machine.ports.warning}</p>}
+        {machine.ports && machine.ports.ports.length === 0 && (
+          <p className="machine__hint">
+            No serial ports found; type the device path (virtual ports are not listed).
+          </p>
+        )}
+      </form>
+
+      <div className="machine__job">
+        <p>
+          Program:{' '}
+          {program ? <strong>{program.name}</strong> : 'none open (open a definition or G-code file first)'}
+        </p>
+        <div className="toolbar">
+          <button
+            type="button"
+            onClick={start}
+            disabled={!control || !program || !mayStartJob(state) || starting}
+          >
+            Start
+          </button>
+          <button type="button" onClick={() => void program?.dryRun()} disabled={!program}>
+            Dry run
+          </button>
+          <button type="button" onClick={() => void machine.pause()} disabled={!control || !mayPause(state)}>
+            Pause job
+          </button>
+          <button
+            type="button"
+            onClick={() => void machine.resume()}
+            disabled={!control || !mayResume(state)}
+          >
+            Resume job
+          </button>
+          <button
+            type="button"
+            onClick={() => void machine.cancel()}
+            disabled={!control || !mayCancel(state)}
+          >
+            Cancel job
+          </button>
+        </div>
+        <ProgressBar
+          label="Job progress"
+          value={job ? job.acknowledged : 0}
+          max={job ? Math.max(job.total, 1) : 1}
+          text={
+            job
+              ? `${formatNumber(job.sent)} of ${formatNumber(job.total)} lines sent · ${formatNumber(job.acknowledged)} done · elapsed ${formatDuration(job.elapsed_s)} · remaining ${formatDuration(job.remaining_s)}`
+              : 'No job'
+          }
+        />
+        {job && (
+          <p className="machine__line" data-testid="job-line" data-line={job.line}>
+            Line {job.sourceLine}: <code>{job.command}</code>
+          </p>
+        )}
+      </div>
+
+      <div className="machine__log">
+        <div className="toolbar">
+          <label>
+            Show{' '}
+            <select value={filter} onChange={(event) => setFilter(event.target.value)}>
+              {Object.entries(LOG_FILTERS).map(([key, f]) => (
+                <option key={key} value={key}>
+                  {f.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Filter log{' '}
+            <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
+          </label>
+        </div>
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling log must be reachable by keyboard to scroll it */}
+        <ol role="log" aria-label="Machine log" className="log" tabIndex={0}>
+          {shownLog.slice(-200).map((entry, k) => (
+            <li key={`${entry.seq}-${k}`} className={`log__entry log__entry--${entry.kind}`}>
+              <span aria-hidden="true">{KIND_LABEL[entry.kind]}</span> {entry.text}
+            </li>
+          ))}
+        </ol>
+      </div>
+    </section>
+  );
+}

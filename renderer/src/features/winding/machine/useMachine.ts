@@ -1,0 +1,209 @@
+// The machine as the panel sees it: status and events from /api/machine/events (SSE), the port
+// list, and the control routes. Route paths, bodies and state predicates come from the one
+// machine contract in engine/machine.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import {
+  type ConnectRequest,
+  type JobStartedResponse,
+  MACHINE_ROUTES,
+  type SerialPortList,
+} from '../../../../../engine/machine/contract.ts';
+import type { JobProgress, MachineState, MachineStatus } from '../../../../../engine/machine/types.ts';
+import { RestError, requestJson } from '../../../lib/rest.ts';
+import { subscribeEvents } from '../../../lib/sse.ts';
+
+export const LOG_LIMIT = 500;
+
+export type LogKind = 'rx' | 'tx' | 'action' | 'error' | 'state';
+
+export interface LogEntry {
+  seq: number;
+  kind: LogKind;
+  text: string;
+}
+
+/** Why the controls are off although the panel works (null = they are on). */
+export type ControlAccess = { allowed: true } | { allowed: false; reason: string };
+
+export interface MachineView {
+  status: MachineStatus | null;
+  /** The events stream answered (false while it reconnects or is refused). */
+  live: boolean;
+  log: LogEntry[];
+  ports: SerialPortList | null;
+  access: ControlAccess;
+  /** The last failed request's message, for the panel's alert. */
+  problem: string | null;
+  refreshPorts(): Promise<void>;
+  connect(request: ConnectRequest): Promise<void>;
+  disconnect(): Promise<void>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  cancel(): Promise<void>;
+  /** Records the outcome of a job started elsewhere (the worker posts the program). */
+  jobStarted(answer: { status: number; body: unknown }): void;
+  say(text: string, kind?: LogKind): void;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+const REMOTE_REASON =
+  'Machine control is only allowed on the workstation itself: this browser may watch the machine but not move it.';
+
+function isProgress(value: unknown): value is JobProgress {
+  return typeof value === 'object' && value !== null && 'total' in value && 'line' in value;
+}
+
+export function useMachine(): MachineView {
+  const [status, setStatus] = useState<MachineStatus | null>(null);
+  const [live, setLive] = useState(false);
+  const [log, setLog] = useState<LogEntry[]>([]);
+  const [ports, setPorts] = useState<SerialPortList | null>(null);
+  const [access, setAccess] = useState<ControlAccess>({ allowed: true });
+  const [problem, setProblem] = useState<string | null>(null);
+  const localSeq = useRef(-1);
+
+  const append = useCallback((entry: LogEntry) => {
+    setLog((prev) => {
+      const next = prev.length >= LOG_LIMIT ? prev.slice(prev.length - LOG_LIMIT + 1) : prev.slice();
+      next.push(entry);
+      return next;
+    });
+  }, []);
+  const say = useCallback(
+    (text: string, kind: LogKind = 'action') => append({ seq: localSeq.current--, kind, text }),
+    [append],
+  );
+
+  const refreshStatus = useCallback(async () => {
+    try {
+      setStatus(await requestJson<MachineStatus>(MACHINE_ROUTES.status));
+    } catch (error) {
+      if (error instanceof RestError && error.status === 403)
+        setAccess({ allowed: false, reason: REMOTE_REASON });
+    }
+  }, []);
+
+  useEffect(() => {
+    const subscription = subscribeEvents(
+      MACHINE_ROUTES.events,
+      {
+        status: (data) => setStatus(data as MachineStatus),
+        state: (data) => {
+          const { state, message } = data as { state: MachineState; message?: string; seq?: number };
+          setStatus((prev) => (prev ? { ...prev, state, message } : prev));
+          append({
+            seq: Number((data as { seq?: number }).seq ?? 0),
+            kind: 'state',
+            text: `State: ${state}${message ? ` (${message})` : ''}`,
+          });
+          void refreshStatus();
+        },
+        progress: (data) => {
+          if (!isProgress(data)) return;
+          const { sent, acknowledged, total, line, sourceLine, command, elapsed_s, remaining_s } = data;
+          const job = { sent, acknowledged, total, line, sourceLine, command, elapsed_s, remaining_s };
+          setStatus((prev) => (prev ? { ...prev, job } : prev));
+        },
+        log: (data) => {
+          const { direction, text, seq } = data as { direction: 'rx' | 'tx'; text: string; seq?: number };
+          append({ seq: seq ?? 0, kind: direction, text });
+        },
+        action: (data) => append({ seq: 0, kind: 'action', text: (data as { text: string }).text }),
+        'waiting-for-user': (data) =>
+          append({ seq: 0, kind: 'action', text: (data as { text: string }).text }),
+        error: (data) => {
+          const message = (data as { message?: unknown }).message;
+          if (typeof message === 'string') append({ seq: 0, kind: 'error', text: message });
+        },
+        complete: (data) => {
+          const { acknowledged, total, elapsed_s } = data as {
+            acknowledged: number;
+            total: number;
+            elapsed_s: number;
+          };
+          append({
+            seq: 0,
+            kind: 'action',
+            text: `Job finished: ${acknowledged} of ${total} lines in ${elapsed_s.toFixed(1)} s`,
+          });
+          void refreshStatus();
+        },
+      },
+      (open) => {
+        setLive(open);
+        if (!open) void refreshStatus();
+      },
+    );
+    return () => subscription.close();
+  }, [append, refreshStatus]);
+
+  // A LAN browser: find out whether control is open to it. A connect request without a port is
+  // refused before its body is read (403) when only the workstation may control the machine, and
+  // rejected as invalid (400) when control is allowed; either way nothing moves.
+  useEffect(() => {
+    if (LOOPBACK_HOSTS.has(window.location.hostname)) return;
+    requestJson(MACHINE_ROUTES.connect, { method: 'POST', body: {} }).catch((error: unknown) => {
+      if (error instanceof RestError && error.status === 403)
+        setAccess({ allowed: false, reason: REMOTE_REASON });
+    });
+  }, []);
+
+  const act = useCallback(
+    async (work: () => Promise<unknown>) => {
+      setProblem(null);
+      try {
+        const result = await work();
+        if (result && typeof result === 'object' && 'state' in result) setStatus(result as MachineStatus);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof RestError && error.status === 403)
+          setAccess({ allowed: false, reason: REMOTE_REASON });
+        setProblem(message);
+        say(message, 'error');
+      }
+    },
+    [say],
+  );
+
+  const refreshPorts = useCallback(
+    () =>
+      act(async () => {
+        setPorts(await requestJson<SerialPortList>(MACHINE_ROUTES.ports));
+      }),
+    [act],
+  );
+
+  useEffect(() => {
+    void refreshPorts();
+  }, [refreshPorts]);
+
+  return {
+    status,
+    live,
+    log,
+    ports,
+    access,
+    problem,
+    refreshPorts,
+    connect: (request) => act(() => requestJson(MACHINE_ROUTES.connect, { method: 'POST', body: request })),
+    disconnect: () => act(() => requestJson(MACHINE_ROUTES.disconnect, { method: 'POST' })),
+    pause: () => act(() => requestJson(MACHINE_ROUTES.pause, { method: 'POST' })),
+    resume: () => act(() => requestJson(MACHINE_ROUTES.resume, { method: 'POST' })),
+    cancel: () => act(() => requestJson(MACHINE_ROUTES.cancel, { method: 'POST' })),
+    jobStarted: (answer) => {
+      if (answer.status === 202) {
+        const body = answer.body as JobStartedResponse;
+        setStatus(body.status);
+        setProblem(null);
+        say(`Job started: ${body.total} lines`);
+        return;
+      }
+      const detail = (answer.body as { detail?: unknown } | null)?.detail;
+      const message = typeof detail === 'string' ? detail : `The job was refused (HTTP ${answer.status})`;
+      if (answer.status === 403) setAccess({ allowed: false, reason: REMOTE_REASON });
+      setProblem(message);
+      say(message, 'error');
+    },
+    say,
+  };
+}

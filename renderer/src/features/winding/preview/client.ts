@@ -1,0 +1,166 @@
+// The page's side of the preview worker: requests with ids, answers as promises, progress as a
+// callback. Where module workers are missing (jsdom in unit tests) the same session runs on the
+// main thread behind the same interface.
+import type {
+  CommandLine,
+  JobAnswer,
+  LoadResult,
+  PlanOptionsState,
+  WorkerAnswer,
+  WorkerRequest,
+} from './protocol.ts';
+
+export interface ProgressReport {
+  phase: 'reading' | 'planning';
+  done: number;
+  total: number;
+}
+
+interface Port {
+  post(request: WorkerRequest, transfer?: Transferable[]): void;
+  onAnswer(listener: (answer: WorkerAnswer) => void): void;
+  close(): void;
+}
+
+function workerPort(): Port {
+  const worker = new Worker(new URL('../preview.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'preview',
+  });
+  return {
+    post: (request, transfer = []) => worker.postMessage(request, transfer),
+    onAnswer: (listener) =>
+      worker.addEventListener('message', (event: MessageEvent<WorkerAnswer>) => listener(event.data)),
+    close: () => worker.terminate(),
+  };
+}
+
+async function mainThreadPort(): Promise<Port> {
+  const { PreviewSession } = await import('./session.ts');
+  const listeners: ((answer: WorkerAnswer) => void)[] = [];
+  const session = new PreviewSession((answer) => {
+    queueMicrotask(() => {
+      for (const listener of listeners) listener(answer);
+    });
+  });
+  let queue = Promise.resolve();
+  return {
+    post: (request) => {
+      queue = queue.then(() => session.handle(request));
+    },
+    onAnswer: (listener) => listeners.push(listener),
+    close: () => {},
+  };
+}
+
+type Pending = {
+  resolve: (answer: WorkerAnswer) => void;
+  reject: (error: Error) => void;
+  onProgress?: (report: ProgressReport) => void;
+};
+
+export class PreviewClient {
+  private readonly port: Promise<Port>;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(options: { mainThread?: boolean } = {}) {
+    const useWorker = !options.mainThread && typeof Worker !== 'undefined';
+    this.port = (useWorker ? Promise.resolve(workerPort()) : mainThreadPort()).then((port) => {
+      port.onAnswer((answer) => this.receive(answer));
+      return port;
+    });
+  }
+
+  /** Opens a File (browser picker, drop, recent list): the worker reads it in chunks. */
+  openBlob(
+    name: string,
+    blob: Blob,
+    options: PlanOptionsState,
+    onProgress?: (report: ProgressReport) => void,
+  ): Promise<LoadResult> {
+    return this.request((id) => ({ type: 'open-blob', id, name, blob, options }), onProgress).then(loaded);
+  }
+
+  /** Opens a file whose chunks the page receives (the desktop app's native dialog) and hands on. */
+  async openChunks(
+    name: string,
+    size: number,
+    chunks: AsyncIterable<Uint8Array>,
+    options: PlanOptionsState,
+    onProgress?: (report: ProgressReport) => void,
+  ): Promise<LoadResult> {
+    const port = await this.port;
+    const id = this.nextId++;
+    const answer = this.wait(id, onProgress);
+    port.post({ type: 'open-begin', id, name, size, options });
+    for await (const bytes of chunks)
+      port.post({ type: 'open-chunk', id, bytes }, [bytes.buffer as ArrayBuffer]);
+    port.post({ type: 'open-end', id });
+    return loaded(await answer);
+  }
+
+  replan(options: PlanOptionsState, onProgress?: (report: ProgressReport) => void): Promise<LoadResult> {
+    return this.request((id) => ({ type: 'replan', id, options }), onProgress).then(loaded);
+  }
+
+  async line(command: number): Promise<CommandLine | null> {
+    const answer = await this.request((id) => ({ type: 'line', id, command }));
+    return answer.type === 'line' ? answer.line : null;
+  }
+
+  async programBlob(): Promise<Blob | null> {
+    const answer = await this.request((id) => ({ type: 'program-blob', id }));
+    return answer.type === 'program-blob' ? answer.blob : null;
+  }
+
+  async startJob(url: string): Promise<JobAnswer> {
+    const answer = await this.request((id) => ({ type: 'start-job', id, url }));
+    if (answer.type !== 'job') throw new Error('unexpected answer');
+    return answer.answer;
+  }
+
+  async dryRun(): Promise<{ total: number; error?: string }> {
+    const answer = await this.request((id) => ({ type: 'dry-run', id }));
+    if (answer.type !== 'dry-run') throw new Error('unexpected answer');
+    return { total: answer.total, error: answer.error };
+  }
+
+  async close(): Promise<void> {
+    (await this.port).close();
+    for (const pending of this.pending.values()) pending.reject(new Error('preview closed'));
+    this.pending.clear();
+  }
+
+  private async request(
+    make: (id: number) => WorkerRequest,
+    onProgress?: (report: ProgressReport) => void,
+  ): Promise<WorkerAnswer> {
+    const port = await this.port;
+    const id = this.nextId++;
+    const answer = this.wait(id, onProgress);
+    port.post(make(id));
+    return answer;
+  }
+
+  private wait(id: number, onProgress?: (report: ProgressReport) => void): Promise<WorkerAnswer> {
+    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, onProgress }));
+  }
+
+  private receive(answer: WorkerAnswer): void {
+    const pending = this.pending.get(answer.id);
+    if (!pending) return;
+    if (answer.type === 'progress') {
+      pending.onProgress?.({ phase: answer.phase, done: answer.done, total: answer.total });
+      return;
+    }
+    this.pending.delete(answer.id);
+    if (answer.type === 'failed') pending.reject(new Error(answer.message));
+    else pending.resolve(answer);
+  }
+}
+
+function loaded(answer: WorkerAnswer): LoadResult {
+  if (answer.type !== 'loaded') throw new Error('unexpected answer');
+  return answer.result;
+}

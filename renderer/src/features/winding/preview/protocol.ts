@@ -1,0 +1,87 @@
+// Messages between the Winding area and its preview worker. The program's bytes stay in the
+// worker: the page gets the plan or simulation figures, the geometry (transferred, not copied) and
+// answers to small questions (one line's text, a Blob to save, the result of sending the job).
+import type { SimulationSummary } from '../../../../../engine/gcode/types.ts';
+import type { AxisFormat, PlanSummary } from '../../../../../engine/plan/types.ts';
+
+export type ProgramKind = 'wind' | 'gcode';
+
+export interface PlanOptionsState {
+  axisFormat: AxisFormat;
+  verbose: boolean;
+}
+
+export interface LoadedLayer {
+  index: number;
+  windType: string;
+  firstVertex: number;
+  vertexCount: number;
+}
+
+/** Geometry for the 3D view; every array's buffer is transferred from the worker. */
+export interface ViewGeometry {
+  positions: Float32Array;
+  /** Per vertex, the 1-based command that reached it (0 = start). */
+  commandIndex: Uint32Array;
+  /** Per vertex, machine time in seconds. */
+  elapsed: Float32Array;
+  /** Per vertex, the position of its layer in `layers` (0 when the program has no layer comments). */
+  layerOf: Uint16Array;
+  layers: LoadedLayer[];
+  vertexCount: number;
+  commandCount: number;
+  /** The mandrel drawn under the path. */
+  mandrel: { radius: number; startX: number; length: number; fitted: boolean };
+}
+
+export interface ProgramError {
+  /** `file` and `planning` for a definition (spec §2, §3), `simulation` for G-code. */
+  level: 'file' | 'planning' | 'simulation';
+  message: string;
+}
+
+export type LoadResult =
+  | {
+      ok: true;
+      kind: ProgramKind;
+      name: string;
+      plan?: PlanSummary;
+      simulation: SimulationSummary;
+      geometry: ViewGeometry;
+      bytes: number;
+      /** Time the worker spent on this request (reading, planning or simulating, preview), ms. */
+      workerMs: number;
+    }
+  | { ok: false; kind: ProgramKind; name: string; error: ProgramError };
+
+export interface CommandLine {
+  command: number;
+  sourceLine: number;
+  text: string;
+}
+
+export interface JobAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** Requests to the worker. Every request has an id that its answer repeats. */
+export type WorkerRequest =
+  | { type: 'open-blob'; id: number; name: string; blob: Blob; options: PlanOptionsState }
+  | { type: 'open-begin'; id: number; name: string; size: number; options: PlanOptionsState }
+  | { type: 'open-chunk'; id: number; bytes: Uint8Array }
+  | { type: 'open-end'; id: number }
+  | { type: 'replan'; id: number; options: PlanOptionsState }
+  | { type: 'line'; id: number; command: number }
+  | { type: 'program-blob'; id: number }
+  | { type: 'start-job'; id: number; url: string }
+  | { type: 'dry-run'; id: number };
+
+export type WorkerAnswer =
+  | { type: 'progress'; id: number; phase: 'reading' | 'planning'; done: number; total: number }
+  | { type: 'loaded'; id: number; result: LoadResult }
+  | { type: 'line'; id: number; line: CommandLine | null }
+  | { type: 'program-blob'; id: number; blob: Blob | null }
+  | { type: 'job'; id: number; answer: JobAnswer }
+  | { type: 'dry-run'; id: number; total: number; error?: string }
+  | { type: 'failed'; id: number; message: string };

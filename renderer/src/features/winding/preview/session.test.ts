@@ -1,0 +1,159 @@
+// The preview worker's session, run on this thread as the main-thread fallback runs it.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildPreview } from '../../../../../engine/gcode/index.ts';
+import { prepareProgram } from '../../../../../engine/machine/program.ts';
+import { gcodeName, metricsJson } from '../definition/DefinitionView.tsx';
+import { lastVertexAtOrBefore } from '../scene/toolpath-scene.ts';
+import { PreviewClient, type ProgressReport } from './client.ts';
+import { ProgramBytes } from './program-bytes.ts';
+import type { LoadResult, WorkerAnswer, WorkerRequest } from './protocol.ts';
+import { PreviewSession } from './session.ts';
+
+const REFERENCE = new URL('../../../../../../shared/reference/winding/', import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, REFERENCE));
+const XAB = { axisFormat: 'xab', verbose: false } as const;
+
+function session() {
+  const answers: WorkerAnswer[] = [];
+  const s = new PreviewSession((answer) => answers.push(answer));
+  const ask = async (request: WorkerRequest) => {
+    answers.length = 0;
+    await s.handle(request);
+    return answers.filter((a) => a.type !== 'progress');
+  };
+  const open = async (
+    name: string,
+    bytes: Uint8Array,
+    options: typeof XAB | { axisFormat: 'xyz'; verbose: false } = XAB,
+  ) => {
+    const [answer] = await ask({ type: 'open-blob', id: 1, name, blob: new Blob([bytes.slice()]), options });
+    if (answer?.type !== 'loaded') throw new Error(`unexpected ${JSON.stringify(answer)}`);
+    return answer.result;
+  };
+  const blob = async () => {
+    const [answer] = await ask({ type: 'program-blob', id: 2 });
+    if (answer?.type !== 'program-blob' || !answer.blob) throw new Error('no program');
+    return Buffer.from(await answer.blob.arrayBuffer());
+  };
+  return { ask, open, blob };
+}
+
+function ok(result: LoadResult) {
+  if (!result.ok) throw new Error(result.error.message);
+  return result;
+}
+
+describe('preview session', () => {
+  it('plans a definition to the reference bytes, metrics and geometry', async () => {
+    const s = session();
+    const expected = JSON.parse(read('simple_cylinder/expected.json').toString());
+    const result = ok(await s.open('input.wind', read('simple_cylinder/input.wind')));
+    expect(result.plan).toEqual(expected.plan);
+    expect(metricsJson(result.plan as never)).toBe(`${JSON.stringify(expected.plan)}\n`);
+    const gcode = read('simple_cylinder/expected-xab.gcode');
+    expect((await s.blob()).equals(gcode)).toBe(true);
+    const preview = buildPreview(new Uint8Array(gcode));
+    expect(result.geometry.vertexCount).toBe(preview.vertexCount);
+    expect(result.geometry.positions).toEqual(preview.positions);
+    expect(result.geometry.mandrel).toMatchObject({ fitted: false, startX: 0 });
+
+    const [replanned] = await s.ask({
+      type: 'replan',
+      id: 3,
+      options: { axisFormat: 'xyz', verbose: false },
+    });
+    expect(replanned?.type === 'loaded' && ok(replanned.result).plan?.axisFormat).toBe('xyz');
+    expect((await s.blob()).equals(read('simple_cylinder/expected-xyz.gcode'))).toBe(true);
+  });
+
+  it('answers a command line with its source line, and the dry-run count', async () => {
+    const s = session();
+    await s.open('input.wind', read('conf_valid_skip/input.wind'));
+    const text = read('conf_valid_skip/expected-xab.gcode').toString();
+    const [line] = await s.ask({ type: 'line', id: 4, command: 1 });
+    const sourceLines = text.split('\n');
+    const firstCommand = sourceLines.findIndex((l) => l.trim() !== '' && !l.trim().startsWith(';'));
+    expect(line).toMatchObject({
+      type: 'line',
+      line: { command: 1, sourceLine: firstCommand + 1, text: sourceLines[firstCommand] },
+    });
+    const [none] = await s.ask({ type: 'line', id: 5, command: 10_000 });
+    expect(none).toMatchObject({ line: null });
+    const [dry] = await s.ask({ type: 'dry-run', id: 6 });
+    expect(dry).toMatchObject({ total: prepareProgram(text).total });
+  });
+
+  it('reports invalid definitions with the exact messages', async () => {
+    for (const name of ['conf_invalid_missing_required_field', 'conf_invalid_wind_angle_out_of_range']) {
+      const expected = JSON.parse(read(`${name}/expected.json`).toString()).error;
+      const result = await session().open('part.wind', read(`${name}/input.wind`));
+      expect(result).toMatchObject({
+        ok: false,
+        error: { level: expected.level, message: expected.detail.replaceAll('{path}', 'part.wind') },
+      });
+    }
+  });
+
+  it('simulates G-code, fits the mandrel to it, and refuses bad bytes as the simulate route does', async () => {
+    const s = session();
+    const expected = JSON.parse(read('multi_layer/expected.json').toString()).simulate;
+    const result = ok(await s.open('job.gcode', read('multi_layer/expected-xab.gcode')));
+    for (const key of Object.keys(expected))
+      expect(result.simulation[key as 'moves']).toBeCloseTo(expected[key], 6);
+    expect(result.geometry.mandrel.fitted).toBe(true);
+    expect(result.geometry.layers.map((l) => l.windType)).toEqual(['hoop', 'helical']);
+
+    const bad = await s.open('bad.gcode', new Uint8Array([0x47, 0x30, 0xff, 0x0a]));
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { level: 'simulation', message: 'Could not read G-code at bad.gcode: not valid UTF-8 (byte 2)' },
+    });
+    const empty = await s.open('empty.gcode', new Uint8Array());
+    expect(empty).toMatchObject({ ok: false, error: { level: 'simulation', message: 'Program is empty' } });
+  });
+});
+
+describe('preview client on the main thread (no Worker here)', () => {
+  it('opens a program with progress, answers lines and hands out the program to save', async () => {
+    expect(typeof Worker).toBe('undefined');
+    const client = new PreviewClient();
+    const progress: ProgressReport[] = [];
+    const gcode = read('conf_valid_helical/expected-xab.gcode');
+    const result = ok(
+      await client.openBlob('helical.gcode', new Blob([gcode]), XAB, (p) => progress.push(p)),
+    );
+    expect(progress.at(-1)).toEqual({ phase: 'reading', done: gcode.length, total: gcode.length });
+    expect(result.geometry.commandCount).toBe(buildPreview(new Uint8Array(gcode)).commandCount);
+    const last = await client.line(result.geometry.commandCount);
+    expect(last?.text).toBe(gcode.toString().trimEnd().split('\n').at(-1));
+    const blob = await client.programBlob();
+    expect(Buffer.from(await (blob as Blob).arrayBuffer()).equals(gcode)).toBe(true);
+    await client.close();
+  });
+});
+
+describe('helpers', () => {
+  it('names the G-code as the planner does and finds the vertex at a command', () => {
+    expect(gcodeName('part.wind')).toBe('part.gcode');
+    expect(gcodeName('PART.WIND')).toBe('PART.gcode');
+    const commands = new Uint32Array([0, 1, 1, 2, 5, 5]);
+    expect(lastVertexAtOrBefore(commands, 0)).toBe(0);
+    expect(lastVertexAtOrBefore(commands, 1)).toBe(2);
+    expect(lastVertexAtOrBefore(commands, 4)).toBe(3);
+    expect(lastVertexAtOrBefore(commands, 99)).toBe(5);
+  });
+
+  it('indexes command lines across CRLF, CR, comments and blank lines', () => {
+    const program = new ProgramBytes();
+    const text = '; header\r\nG0 X1\r\n\r\n  ; note\rG0 X2 ; two\nG0 X3';
+    const bytes = new TextEncoder().encode(text);
+    program.append(bytes.subarray(0, 7));
+    program.append(bytes.subarray(7));
+    expect(program.commandCount).toBe(3);
+    expect(program.commandLine(1)).toEqual({ sourceLine: 2, text: 'G0 X1' });
+    expect(program.commandLine(2)).toEqual({ sourceLine: 5, text: 'G0 X2 ; two' });
+    expect(program.commandLine(3)).toEqual({ sourceLine: 6, text: 'G0 X3' });
+    expect(program.commandLine(0)).toBeNull();
+  });
+});

@@ -1,0 +1,326 @@
+// The 3D view's drawing code, free of React: the mandrel, the fibre path coloured by layer, the
+// carriage marker, the camera and its controls. The path is uploaded once; the scrub position,
+// layer visibility and colours are uniforms and a small texture, so scrubbing never touches the
+// vertex buffers.
+import {
+  AmbientLight,
+  Box3,
+  BufferAttribute,
+  BufferGeometry,
+  CylinderGeometry,
+  DataTexture,
+  DirectionalLight,
+  Line,
+  Mesh,
+  MeshStandardMaterial,
+  PerspectiveCamera,
+  RGBAFormat,
+  Scene,
+  ShaderMaterial,
+  Sphere,
+  SphereGeometry,
+  UnsignedByteType,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
+} from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import type { ViewGeometry } from '../preview/protocol.ts';
+
+export type ViewDirection = 'side' | 'end' | 'isometric';
+
+/** Distinct layer colours (colour-blind friendly order), repeated for programs with more layers. */
+export const LAYER_COLOURS = [
+  '#0072b2',
+  '#e69f00',
+  '#009e73',
+  '#cc79a7',
+  '#56b4e9',
+  '#d55e00',
+  '#f0e442',
+  '#8c564b',
+];
+
+/** Not yet wound: a muted violet, apart from every layer colour and from the grey mandrel. */
+const PENDING_COLOUR = '#6f5f8f';
+
+/**
+ * A '#rrggbb' colour's components in 0–1 exactly as written: the path's shader writes them to the
+ * screen unchanged (three's Color would convert them to its linear working space first).
+ */
+function rgb(hex: string): [number, number, number] {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255];
+}
+
+const VERTEX_SHADER = /* glsl */ `
+  // Uint32 attributes reach the shader as integers (three binds them with vertexAttribIPointer).
+  attribute uint command;
+  attribute float layer;
+  uniform sampler2D layerTable;
+  varying float vCommand;
+  varying vec4 vLayer;
+  void main() {
+    vCommand = float(command);
+    vLayer = texelFetch(layerTable, ivec2(int(layer), 0), 0);
+    gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
+  }
+`;
+
+const FRAGMENT_SHADER = /* glsl */ `
+  uniform float scrub;
+  uniform vec3 pending;
+  varying float vCommand;
+  varying vec4 vLayer;
+  void main() {
+    if (vLayer.a < 0.5) discard;
+    // Done up to the scrub position in the layer's colour; the rest in a pale grey.
+    gl_FragColor = vCommand <= scrub + 0.5 ? vec4(vLayer.rgb, 1.0) : vec4(pending, 1.0);
+  }
+`;
+
+export interface SceneStats {
+  /** Vertices the last frame drew (from the renderer's own count of line segments). */
+  drawnVertices: number;
+  /** Vertices at or before the scrub position. */
+  doneVertices: number;
+  frames: number;
+}
+
+export class ToolpathScene {
+  private readonly renderer: WebGLRenderer;
+  private readonly scene = new Scene();
+  private readonly camera = new PerspectiveCamera(40, 1, 0.1, 100_000);
+  private readonly controls: OrbitControls;
+  private readonly marker: Mesh;
+  private path: Line | null = null;
+  private mandrel: Mesh | null = null;
+  private geometry: ViewGeometry | null = null;
+  private layerTable: DataTexture | null = null;
+  private readonly material: ShaderMaterial;
+  private bounds = new Sphere(new Vector3(), 1);
+  private frame = 0;
+  private scrub = Number.POSITIVE_INFINITY;
+  private stats: SceneStats = { drawnVertices: 0, doneVertices: 0, frames: 0 };
+  private readonly onFrame: ((stats: SceneStats) => void) | undefined;
+
+  constructor(canvas: HTMLCanvasElement, onFrame?: (stats: SceneStats) => void) {
+    this.onFrame = onFrame;
+    // preserveDrawingBuffer: the acceptance checks and screenshots read the pixels back.
+    this.renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
+    this.renderer.setClearColor('#f7f9fb');
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.scene.add(new AmbientLight('#ffffff', 1.6));
+    const sun = new DirectionalLight('#ffffff', 1.4);
+    sun.position.set(1, 2, 3);
+    this.scene.add(sun);
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls.listenToKeyEvents(canvas);
+    this.controls.addEventListener('change', () => this.requestRender());
+    this.material = new ShaderMaterial({
+      vertexShader: VERTEX_SHADER,
+      fragmentShader: FRAGMENT_SHADER,
+      uniforms: {
+        scrub: { value: this.scrub },
+        pending: { value: new Vector3(...rgb(PENDING_COLOUR)) },
+        layerTable: { value: null },
+      },
+    });
+    this.marker = new Mesh(new SphereGeometry(1, 16, 12), new MeshStandardMaterial({ color: '#d62728' }));
+    this.marker.visible = false;
+    this.scene.add(this.marker);
+    this.setView('isometric');
+  }
+
+  setGeometry(geometry: ViewGeometry): void {
+    this.clearPath();
+    this.geometry = geometry;
+    const g = new BufferGeometry();
+    g.setAttribute('position', new BufferAttribute(geometry.positions, 3));
+    g.setAttribute('command', new BufferAttribute(geometry.commandIndex, 1));
+    g.setAttribute('layer', new BufferAttribute(geometry.layerOf, 1));
+    g.boundingSphere = null;
+    this.path = new Line(g, this.material);
+    this.path.frustumCulled = false;
+    this.scene.add(this.path);
+
+    const layers = Math.max(1, geometry.layers.length);
+    const table = new DataTexture(new Uint8Array(4 * layers), layers, 1, RGBAFormat, UnsignedByteType);
+    for (let k = 0; k < layers; k++) this.paintLayer(table, k, true);
+    table.needsUpdate = true;
+    this.layerTable = table;
+    this.material.uniforms.layerTable = { value: table };
+
+    const { radius, startX, length } = geometry.mandrel;
+    const cylinder = new CylinderGeometry(radius * 0.985, radius * 0.985, length, 64, 1, false);
+    cylinder.rotateZ(Math.PI / 2);
+    cylinder.translate(startX + length / 2, 0, 0);
+    this.mandrel = new Mesh(
+      cylinder,
+      new MeshStandardMaterial({
+        color: '#c9ced4',
+        roughness: 0.85,
+        metalness: 0.1,
+        transparent: true,
+        opacity: 0.9,
+      }),
+    );
+    this.scene.add(this.mandrel);
+    this.marker.scale.setScalar(Math.max(radius * 0.06, 0.5));
+
+    const box = new Box3().setFromBufferAttribute(g.getAttribute('position') as BufferAttribute);
+    box.union(new Box3().setFromObject(this.mandrel));
+    box.getBoundingSphere(this.bounds);
+    this.setScrub(geometry.commandCount);
+    this.fit();
+  }
+
+  /** Everything at or before command `command` is drawn as done; the marker sits at the carriage. */
+  setScrub(command: number): void {
+    this.scrub = command;
+    this.material.uniforms.scrub = { value: command };
+    const g = this.geometry;
+    if (g) {
+      const last = lastVertexAtOrBefore(g.commandIndex, command);
+      this.stats.doneVertices = last + 1;
+      const p = g.positions;
+      this.marker.position.set(p[3 * last] as number, p[3 * last + 1] as number, p[3 * last + 2] as number);
+      this.marker.visible = true;
+    }
+    this.requestRender();
+  }
+
+  setLayerVisible(layer: number, visible: boolean): void {
+    if (!this.layerTable) return;
+    this.paintLayer(this.layerTable, layer, visible);
+    this.layerTable.needsUpdate = true;
+    this.requestRender();
+  }
+
+  setView(direction: ViewDirection): void {
+    const c = this.bounds.center;
+    const d = this.viewDistance();
+    const offset =
+      direction === 'side'
+        ? new Vector3(0, 0, d)
+        : direction === 'end'
+          ? new Vector3(d, 0, 0)
+          : new Vector3(d, d, d).multiplyScalar(1 / Math.sqrt(3));
+    this.camera.up.set(0, 1, 0);
+    this.camera.position.copy(c).add(offset);
+    this.controls.target.copy(c);
+    this.controls.update();
+    this.requestRender();
+  }
+
+  /** Keeps the direction, moves the camera so the whole part fills the view. */
+  fit(): void {
+    const c = this.bounds.center;
+    const direction = this.camera.position.clone().sub(this.controls.target).normalize();
+    if (direction.lengthSq() === 0) direction.set(1, 1, 1).normalize();
+    this.camera.position.copy(c).addScaledVector(direction, this.viewDistance());
+    this.controls.target.copy(c);
+    this.camera.near = Math.max(this.bounds.radius / 1000, 0.01);
+    this.camera.far = this.bounds.radius * 100 + 1000;
+    this.camera.updateProjectionMatrix();
+    this.controls.update();
+    this.requestRender();
+  }
+
+  zoom(factor: number): void {
+    const target = this.controls.target;
+    const offset = this.camera.position.clone().sub(target).multiplyScalar(factor);
+    this.camera.position.copy(target).add(offset);
+    this.controls.update();
+    this.requestRender();
+  }
+
+  /** Sizes the drawing buffer; a frame is drawn only when the size really changed (a big path is slow to draw in software GL). */
+  resize(width: number, height: number): void {
+    if (width <= 0 || height <= 0) return;
+    const size = this.renderer.getSize(new Vector2());
+    if (size.x === Math.floor(width) && size.y === Math.floor(height)) return;
+    this.renderer.setSize(width, height, false);
+    this.camera.aspect = width / height;
+    this.camera.updateProjectionMatrix();
+    this.requestRender();
+  }
+
+  dispose(): void {
+    cancelAnimationFrame(this.frame);
+    this.clearPath();
+    this.controls.dispose();
+    this.marker.geometry.dispose();
+    (this.marker.material as MeshStandardMaterial).dispose();
+    this.material.dispose();
+    this.renderer.dispose();
+  }
+
+  requestRender(): void {
+    if (this.frame !== 0) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.renderNow();
+    });
+  }
+
+  renderNow(): SceneStats {
+    this.renderer.info.reset();
+    this.renderer.info.autoReset = false;
+    this.renderer.render(this.scene, this.camera);
+    // A line strip of n vertices is counted as n − 1 segments.
+    const segments = this.renderer.info.render.lines;
+    this.stats = {
+      drawnVertices: this.path && segments > 0 ? segments + 1 : 0,
+      doneVertices: this.stats.doneVertices,
+      frames: this.stats.frames + 1,
+    };
+    this.onFrame?.(this.stats);
+    return this.stats;
+  }
+
+  private viewDistance(): number {
+    const fov = (this.camera.fov * Math.PI) / 180;
+    return (this.bounds.radius / Math.sin(fov / 2)) * 1.1;
+  }
+
+  private paintLayer(table: DataTexture, layer: number, visible: boolean): void {
+    const data = table.image.data as Uint8Array;
+    const [r, g, b] = rgb(LAYER_COLOURS[layer % LAYER_COLOURS.length] as string);
+    data[4 * layer] = Math.round(r * 255);
+    data[4 * layer + 1] = Math.round(g * 255);
+    data[4 * layer + 2] = Math.round(b * 255);
+    data[4 * layer + 3] = visible ? 255 : 0;
+  }
+
+  private clearPath(): void {
+    if (this.path) {
+      this.scene.remove(this.path);
+      this.path.geometry.dispose();
+      this.path = null;
+    }
+    if (this.mandrel) {
+      this.scene.remove(this.mandrel);
+      this.mandrel.geometry.dispose();
+      (this.mandrel.material as MeshStandardMaterial).dispose();
+      this.mandrel = null;
+    }
+    this.layerTable?.dispose();
+    this.layerTable = null;
+    this.geometry = null;
+    this.marker.visible = false;
+  }
+}
+
+/** Index of the last vertex whose command is ≤ `command` (0, the start vertex, at least). */
+export function lastVertexAtOrBefore(commandIndex: Uint32Array, command: number): number {
+  let lo = 0;
+  let hi = commandIndex.length - 1;
+  if (hi < 0) return 0;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((commandIndex[mid] as number) <= command) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -1,0 +1,144 @@
+// The open program of the Winding area: opening (picker, drop, recent, desktop dialog), the plan
+// options, and the worker that holds the program.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { desktopApi } from '../../lib/desktop.ts';
+import { listRecent, type RecentEntry, rememberRecent } from './open/recent.ts';
+import { PreviewClient, type ProgressReport } from './preview/client.ts';
+import type { LoadResult, PlanOptionsState } from './preview/protocol.ts';
+
+export type OpenState =
+  | { phase: 'empty' }
+  | { phase: 'loading'; name: string; progress: ProgressReport | null }
+  | { phase: 'loaded'; result: LoadResult }
+  | { phase: 'failed'; name: string; message: string };
+
+const DEFAULT_OPTIONS: PlanOptionsState = { axisFormat: 'xab', verbose: false };
+/** Bytes the desktop app reads per request through its preload API. */
+const DESKTOP_CHUNK = 4 * 1024 * 1024;
+
+export interface ProgramControls {
+  state: OpenState;
+  options: PlanOptionsState;
+  recent: RecentEntry[];
+  client: PreviewClient;
+  /** Increases with every successful load, so views can reset. */
+  generation: number;
+  openFile(file: File): Promise<void>;
+  openRecent(entry: RecentEntry): Promise<void>;
+  /** The desktop app's native dialog; undefined in a browser. */
+  openNative: (() => Promise<void>) | undefined;
+  setOptions(options: PlanOptionsState): Promise<void>;
+}
+
+export function useProgram(): ProgramControls {
+  const clientRef = useRef<PreviewClient | null>(null);
+  if (clientRef.current === null) clientRef.current = new PreviewClient();
+  const client = clientRef.current;
+  const [state, setState] = useState<OpenState>({ phase: 'empty' });
+  const [options, setOptionsState] = useState<PlanOptionsState>(DEFAULT_OPTIONS);
+  const [recent, setRecent] = useState<RecentEntry[]>([]);
+  const [generation, setGeneration] = useState(0);
+  const optionsRef = useRef(options);
+  optionsRef.current = options;
+
+  useEffect(() => {
+    listRecent().then(setRecent, () => setRecent([]));
+  }, []);
+  useEffect(() => () => void client.close(), [client]);
+
+  const settle = useCallback(async (name: string, load: () => Promise<LoadResult>) => {
+    try {
+      const result = await load();
+      setState({ phase: 'loaded', result });
+      if (result.ok) setGeneration((g) => g + 1);
+    } catch (error) {
+      setState({ phase: 'failed', name, message: error instanceof Error ? error.message : String(error) });
+    }
+  }, []);
+
+  const progressFor = useCallback(
+    (name: string) => (progress: ProgressReport) => setState({ phase: 'loading', name, progress }),
+    [],
+  );
+
+  const openFile = useCallback(
+    async (file: File) => {
+      setState({ phase: 'loading', name: file.name, progress: null });
+      await settle(file.name, () =>
+        client.openBlob(file.name, file, optionsRef.current, progressFor(file.name)),
+      );
+      await rememberRecent({ name: file.name, size: file.size, openedAt: Date.now(), file }).catch(() => {});
+      setRecent(await listRecent().catch(() => []));
+    },
+    [client, settle, progressFor],
+  );
+
+  const openPath = useCallback(
+    async (path: string) => {
+      const api = desktopApi();
+      if (!api?.readFile) return;
+      const name = path.split(/[\\/]/).pop() ?? path;
+      setState({ phase: 'loading', name, progress: null });
+      const readFile = api.readFile;
+      await settle(name, async () => {
+        const first = await readFile(path, 0, DESKTOP_CHUNK);
+        async function* chunks() {
+          yield first.bytes;
+          let offset = first.bytes.length;
+          while (offset < first.size) {
+            const next = await readFile(path, offset, DESKTOP_CHUNK);
+            if (next.bytes.length === 0) break;
+            offset += next.bytes.length;
+            yield next.bytes;
+          }
+        }
+        return client.openChunks(name, first.size, chunks(), optionsRef.current, progressFor(name));
+      });
+      await rememberRecent({ name, size: 0, openedAt: Date.now(), path }).catch(() => {});
+      setRecent(await listRecent().catch(() => []));
+    },
+    [client, settle, progressFor],
+  );
+
+  const openRecent = useCallback(
+    async (entry: RecentEntry) => {
+      if (entry.file) await openFile(entry.file);
+      else if (entry.path) await openPath(entry.path);
+    },
+    [openFile, openPath],
+  );
+
+  const api = desktopApi();
+  const openNative =
+    api?.readFile === undefined
+      ? undefined
+      : async () => {
+          // The dialog offers definitions first; its "All files" filter reaches G-code.
+          const chosen = await api.openFile('wind');
+          if (!chosen.canceled) await openPath(chosen.path);
+        };
+
+  // The desktop app's File menu (Open, Open Recent) opens into this page.
+  useEffect(() => {
+    const api = desktopApi();
+    if (!api?.readFile || !api.onMenuCommand) return;
+    return api.onMenuCommand((command) => {
+      if (command.type === 'open-file') void openPath(command.path);
+    });
+  }, [openPath]);
+
+  const setOptions = useCallback(
+    async (next: PlanOptionsState) => {
+      setOptionsState(next);
+      optionsRef.current = next;
+      if (state.phase !== 'loaded' || state.result.kind !== 'wind') return;
+      const name = state.result.name;
+      if (!state.result.ok && state.result.error.level === 'file') return;
+      setState({ phase: 'loading', name, progress: null });
+      await settle(name, () => client.replan(next, progressFor(name)));
+    },
+    [client, state, settle, progressFor],
+  );
+
+  return { state, options, recent, client, generation, openFile, openRecent, openNative, setOptions };
+}

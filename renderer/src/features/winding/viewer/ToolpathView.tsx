@@ -1,0 +1,244 @@
+// React's part of the 3D view: it mounts the scene, keeps it sized, and holds the controls around
+// it (views, timeline, play, speed, layers, readout). Drawing lives in ../scene.
+import { useEffect, useId, useRef, useState } from 'react';
+import { formatDuration } from '../../../ui/format.ts';
+import type { PreviewClient } from '../preview/client.ts';
+import type { CommandLine, ViewGeometry } from '../preview/protocol.ts';
+import {
+  LAYER_COLOURS,
+  lastVertexAtOrBefore,
+  type SceneStats,
+  ToolpathScene,
+  type ViewDirection,
+} from '../scene/toolpath-scene.ts';
+
+const SPEEDS = [1, 10, 60, 600] as const;
+
+export interface ToolpathViewProps {
+  geometry: ViewGeometry;
+  client: PreviewClient;
+  /** While the machine streams this program: the last acknowledged command drives the view. */
+  machineLine: number | null;
+}
+
+/** Machine time at a command, from the geometry's per-vertex times. */
+function timeAt(g: ViewGeometry, command: number): number {
+  return g.elapsed[lastVertexAtOrBefore(g.commandIndex, command)] ?? 0;
+}
+
+/** The last command reached by machine time `t`. */
+function commandAtTime(g: ViewGeometry, t: number): number {
+  let lo = 0;
+  let hi = g.vertexCount - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((g.elapsed[mid] as number) <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return g.commandIndex[lo] ?? 0;
+}
+
+export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProps) {
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const sceneRef = useRef<ToolpathScene | null>(null);
+  const [stats, setStats] = useState<SceneStats>({ drawnVertices: 0, doneVertices: 0, frames: 0 });
+  const [scrub, setScrub] = useState(geometry.commandCount);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState<number>(60);
+  const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
+  const [line, setLine] = useState<CommandLine | null>(null);
+  const ids = useId();
+
+  const shown = machineLine ?? scrub;
+
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    if (!canvas) return;
+    const scene = new ToolpathScene(canvas, setStats);
+    sceneRef.current = scene;
+    // Sized before the first frame: the observer reports only after the first frame is drawn.
+    scene.resize(canvas.clientWidth, canvas.clientHeight);
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) scene.resize(entry.contentRect.width, entry.contentRect.height);
+    });
+    observer.observe(canvas);
+    return () => {
+      observer.disconnect();
+      scene.dispose();
+      sceneRef.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    sceneRef.current?.setGeometry(geometry);
+    setScrub(geometry.commandCount);
+    setHidden(new Set());
+    setPlaying(false);
+  }, [geometry]);
+
+  useEffect(() => {
+    sceneRef.current?.setScrub(shown);
+  }, [shown]);
+
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      client.line(shown).then(
+        (answer) => live && setLine(answer),
+        () => live && setLine(null),
+      );
+    }, 50);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, shown]);
+
+  // Play: machine time runs at `speed` × real time from the scrub position.
+  useEffect(() => {
+    if (!playing) return;
+    let frame = 0;
+    let last = performance.now();
+    let t = timeAt(geometry, scrub >= geometry.commandCount ? 0 : scrub);
+    const end = geometry.elapsed[geometry.vertexCount - 1] ?? 0;
+    const step = (now: number) => {
+      t += ((now - last) / 1000) * speed;
+      last = now;
+      if (t >= end) {
+        setScrub(geometry.commandCount);
+        setPlaying(false);
+        return;
+      }
+      setScrub(commandAtTime(geometry, t));
+      frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+    // The start position is read once when play starts; scrub changes made by playing must not restart it.
+  }, [playing, speed, geometry]);
+
+  const view = (direction: ViewDirection) => sceneRef.current?.setView(direction);
+  const toggleLayer = (k: number, visible: boolean) => {
+    sceneRef.current?.setLayerVisible(k, visible);
+    setHidden((prev) => {
+      const next = new Set(prev);
+      if (visible) next.delete(k);
+      else next.add(k);
+      return next;
+    });
+  };
+
+  const vertex = lastVertexAtOrBefore(geometry.commandIndex, shown);
+  const p = geometry.positions;
+  const x = p[3 * vertex] ?? 0;
+  const angle = ((Math.atan2(p[3 * vertex + 2] ?? 0, p[3 * vertex + 1] ?? 0) * 180) / Math.PI + 360) % 360;
+
+  return (
+    <section className="viewer" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`} className="visually-hidden">
+        Toolpath
+      </h2>
+      <div className="toolbar" role="toolbar" aria-label="View">
+        <button type="button" onClick={() => sceneRef.current?.fit()}>
+          Fit
+        </button>
+        <button type="button" onClick={() => view('side')}>
+          Side view
+        </button>
+        <button type="button" onClick={() => view('end')}>
+          End view
+        </button>
+        <button type="button" onClick={() => view('isometric')}>
+          Isometric view
+        </button>
+        <button type="button" onClick={() => sceneRef.current?.zoom(0.8)}>
+          Zoom in
+        </button>
+        <button type="button" onClick={() => sceneRef.current?.zoom(1.25)}>
+          Zoom out
+        </button>
+      </div>
+      <section
+        className="viewer__canvas"
+        aria-label="3D view"
+        data-testid="view3d"
+        data-drawn-vertices={stats.drawnVertices}
+        data-done-vertices={stats.doneVertices}
+        data-vertex-count={geometry.vertexCount}
+        data-frames={stats.frames}
+      >
+        <canvas
+          ref={canvasRef}
+          tabIndex={0}
+          aria-label="Toolpath on the mandrel: drag or arrow keys to pan, drag to orbit, wheel to zoom"
+        />
+      </section>
+      <div className="timeline">
+        <button type="button" onClick={() => setPlaying((p) => !p)} disabled={machineLine !== null}>
+          {playing ? 'Pause' : 'Play'}
+        </button>
+        <label className="timeline__slider">
+          <span className="visually-hidden">Timeline</span>
+          <input
+            type="range"
+            aria-label="Timeline"
+            min={0}
+            max={geometry.commandCount}
+            step={1}
+            value={shown}
+            disabled={machineLine !== null}
+            aria-valuetext={`command ${shown} of ${geometry.commandCount}`}
+            onChange={(event) => {
+              setPlaying(false);
+              setScrub(Number(event.target.value));
+            }}
+          />
+        </label>
+        <label>
+          Speed{' '}
+          <select value={speed} onChange={(event) => setSpeed(Number(event.target.value))}>
+            {SPEEDS.map((s) => (
+              <option key={s} value={s}>
+                {s}×
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <dl className="readout" data-testid="readout">
+        <dt>Line</dt>
+        <dd>{line ? line.sourceLine : '–'}</dd>
+        <dt>G-code</dt>
+        <dd>
+          <code>{line ? line.text : '–'}</code>
+        </dd>
+        <dt>Elapsed</dt>
+        <dd>{formatDuration(geometry.elapsed[vertex] ?? 0)}</dd>
+        <dt>Carriage</dt>
+        <dd>{x.toFixed(2)} mm</dd>
+        <dt>Mandrel angle</dt>
+        <dd>{angle.toFixed(1)}°</dd>
+      </dl>
+      {geometry.layers.length > 0 && (
+        <fieldset className="layer-toggles">
+          <legend>Layers shown</legend>
+          {geometry.layers.map((layer, k) => (
+            <label key={`${layer.index}-${layer.firstVertex}`}>
+              <input
+                type="checkbox"
+                checked={!hidden.has(k)}
+                onChange={(event) => toggleLayer(k, event.target.checked)}
+              />
+              <span
+                className="swatch"
+                style={{ background: LAYER_COLOURS[k % LAYER_COLOURS.length] }}
+                aria-hidden="true"
+              />
+              Layer {layer.index} ({layer.windType})
+            </label>
+          ))}
+        </fieldset>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,8 @@
+// The desktop app's preload API (absent in a plain browser): every use must have a browser path too.
+import type { TowpathDesktopApi } from '../../../electron/preload-api.ts';
+
+export type { TowpathDesktopApi };
+
+export function desktopApi(): TowpathDesktopApi | undefined {
+  return (window as { towpath?: TowpathDesktopApi }).towpath;
+}

@@ -1,0 +1,36 @@
+// A small typed JSON client for the LAN door's REST routes. Errors carry the route's `detail`.
+
+export class RestError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.name = 'RestError';
+    this.status = status;
+  }
+}
+
+export async function requestJson<T>(
+  url: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {},
+): Promise<T> {
+  const method = init.method ?? 'GET';
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      signal: init.signal,
+      cache: 'no-store',
+      headers: init.body === undefined ? undefined : { 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+  } catch (error) {
+    void error;
+    throw new RestError(0, 'The workstation is not reachable');
+  }
+  const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+  if (!response.ok) {
+    const detail = typeof body?.detail === 'string' ? body.detail : `HTTP ${response.status}`;
+    throw new RestError(response.status, detail);
+  }
+  return body as T;
+}

@@ -1,0 +1,150 @@
+// The Winding area in Chromium against a real core (spec: issue 14's benchmarks):
+// - a generated 1,000,000-line program: file chosen → first frame with the whole path drawn
+//   (target ≤ 2.0 s), peak main-thread JS heap (≤ 300 MB), longest main-thread task while loading
+//   (≤ 100 ms, PerformanceObserver `longtask`);
+// - timeline scrubbing: median and p99 frame time over 200 scrub steps (software GL here);
+// - planning a reference definition in the browser's worker (plan + preview geometry, as the worker
+//   times it) vs in Node (plan only), lines/s.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { planChunks } from '../../engine/plan/index.ts';
+import { parseWindDefinition } from '../../engine/wind/index.ts';
+import { startCore } from '../../server/testing/core.ts';
+import type { Bench } from './report.ts';
+
+const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url);
+const LINES = 1_000_000;
+
+/** avbay_single's motion repeated after one header until the program has a million lines. */
+function millionLines(): string {
+  const text = readFileSync(new URL('avbay_single/expected-xab.gcode', REFERENCE), 'utf8');
+  const [header, ...body] = text.split('\n');
+  if (body.at(-1) === '') body.pop();
+  const lines = [header as string];
+  while (lines.length < LINES) for (const line of body) if (lines.length < LINES) lines.push(line);
+  return `${lines.join('\n')}\n`;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] as number;
+}
+
+export const bench: Bench = async (report) => {
+  const dir = await mkdtemp(join(tmpdir(), 'towpath-bench-ui-'));
+  const big = join(dir, 'million.gcode');
+  await writeFile(big, millionLines());
+  const core = await startCore();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--disable-gpu', '--enable-precise-memory-info'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${core.lan}/winding`);
+    await page.evaluate(() => {
+      const w = window as unknown as {
+        bench: { start: number; longest: number; peak: number; done: number };
+      };
+      w.bench = { start: 0, longest: 0, peak: 0, done: 0 };
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.bench.longest = Math.max(w.bench.longest, entry.duration);
+      }).observe({ type: 'longtask' });
+      const memory = () => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+      setInterval(() => {
+        w.bench.peak = Math.max(w.bench.peak, memory()?.usedJSHeapSize ?? 0);
+      }, 20);
+      document.addEventListener('change', () => (w.bench.start = performance.now()), { capture: true });
+      new MutationObserver(() => {
+        const view = document.querySelector('[data-testid="view3d"]');
+        if (!view || w.bench.done) return;
+        const drawn = view.getAttribute('data-drawn-vertices');
+        if (drawn !== '0' && drawn === view.getAttribute('data-vertex-count'))
+          w.bench.done = performance.now();
+      }).observe(document.body, { subtree: true, attributes: true, childList: true });
+    });
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Open file' }).click();
+    await (await chooser).setFiles(big);
+    await page.waitForFunction(
+      () => (window as unknown as { bench: { done: number } }).bench.done > 0,
+      null,
+      {
+        timeout: 120_000,
+      },
+    );
+    const load = await page.evaluate(() => (window as unknown as { bench: Record<string, number> }).bench);
+    report(
+      'winding-ui: 1M-line G-code, file chosen → whole path drawn',
+      's',
+      ((load.done ?? 0) - (load.start ?? 0)) / 1000,
+      2.0,
+    );
+    report('winding-ui: 1M-line G-code, peak main-thread JS heap', 'MB', (load.peak ?? 0) / 1e6, 300);
+    report(
+      'winding-ui: 1M-line G-code, longest main-thread task while loading',
+      'ms',
+      load.longest ?? 0,
+      100,
+    );
+
+    const frames = await page.evaluate(async () => {
+      const slider = document.querySelector('input[aria-label="Timeline"]') as HTMLInputElement;
+      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+      const max = Number(slider.max);
+      const times: number[] = [];
+      const frame = () => new Promise<number>((resolve) => requestAnimationFrame(resolve));
+      for (let k = 0; k < 200; k++) {
+        const start = performance.now();
+        setValue?.call(slider, String(Math.round((max * k) / 199)));
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+        await frame();
+        await frame();
+        times.push(performance.now() - start);
+      }
+      return times.sort((a, b) => a - b);
+    });
+    report('winding-ui: timeline scrub frame time, median of 200 steps', 'ms', percentile(frames, 0.5), null);
+    report('winding-ui: timeline scrub frame time, p99 of 200 steps', 'ms', percentile(frames, 0.99), null);
+
+    // Planning: avbay_single in the browser worker (plan + preview + transfer) and in Node (plan only).
+    const wind = new URL('avbay_single/input.wind', REFERENCE);
+    const definition = parseWindDefinition(new Uint8Array(readFileSync(wind)), 'input.wind');
+    const nodeStart = performance.now();
+    const plan = planChunks(definition);
+    let step = plan.next();
+    while (!step.done) step = plan.next();
+    const nodeSeconds = (performance.now() - nodeStart) / 1000;
+    const lines = step.value.commands;
+    await page.evaluate(() => {
+      (window as unknown as { bench: { done: number } }).bench.done = 0;
+    });
+    const chooser2 = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Open file' }).click();
+    await (await chooser2).setFiles(wind.pathname);
+    await page.waitForFunction(
+      () => (window as unknown as { bench: { done: number } }).bench.done > 0,
+      null,
+      {
+        timeout: 120_000,
+      },
+    );
+    const planLoad = await page.evaluate(
+      () => (window as unknown as { bench: Record<string, number> }).bench,
+    );
+    const browserSeconds = ((planLoad.done ?? 0) - (planLoad.start ?? 0)) / 1000;
+    report('winding-ui: planning in Node (avbay_single)', 'lines/s', lines / nodeSeconds, null);
+    report(
+      'winding-ui: planning + preview geometry in the browser worker (avbay_single)',
+      'lines/s',
+      lines / browserSeconds,
+      lines / nodeSeconds,
+    );
+  } finally {
+    await browser.close();
+    await core.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+};
