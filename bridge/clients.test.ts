@@ -2,8 +2,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_NAMES } from './cli.ts';
 import { CLIENTS } from './clients.ts';
+import { CLIENT_NAMES } from './command-line.ts';
 import type { BridgeEnv } from './config.ts';
 import { cliInProcess, errorOf, isolatedEnv } from './test-support.ts';
 

@@ -22,12 +22,23 @@ import { VERSION } from './version.ts';
 
 const MCP_DEFAULT_LIMIT = 20;
 
-function jsonSchema(schema: z.ZodType): Tool['inputSchema'] {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<
+/** A tool's JSON Schema (§9): draft 7 without `$schema`; `io: 'input'` leaves defaulted fields optional. */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Tool['inputSchema'] {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', io }) as Record<
     string,
     unknown
   >;
   return rest as Tool['inputSchema'];
+}
+
+/**
+ * Tools a combined server lists after the 16 (the workstation's winding tools live in server/mcp/;
+ * the bridge only knows this shape, so it never imports the server).
+ */
+export interface ExtraTools {
+  tools: Tool[];
+  /** Answers a call to one of `tools`; undefined for any other name. */
+  call(name: string, args: unknown): Promise<CallToolResult> | undefined;
 }
 
 export function toolList(): Tool[] {
@@ -88,9 +99,9 @@ const CallToolRequest = z.object({
   params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
 });
 
-export function createMcpServer(client: HostClient): Server {
+export function createMcpServer(client: HostClient, extra?: ExtraTools): Server {
   const server = new Server({ name: 'towpath-bridge', version: VERSION }, { capabilities: { tools: {} } });
-  const tools = toolList();
+  const tools = [...toolList(), ...(extra?.tools ?? [])];
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   // Server.setRequestHandler would validate tools/call with the SDK's strict schema first; the
   // base Protocol registration skips that (results are still ours to keep well-formed).
@@ -99,8 +110,12 @@ export function createMcpServer(client: HostClient): Server {
     schema: typeof CallToolRequest,
     handler: (request: z.infer<typeof CallToolRequest>) => Promise<CallToolResult>,
   ) => void;
-  register.call(server, CallToolRequest, (request) =>
-    callTool(request.params.name, request.params.arguments, client),
+  register.call(
+    server,
+    CallToolRequest,
+    (request) =>
+      extra?.call(request.params.name, request.params.arguments) ??
+      callTool(request.params.name, request.params.arguments, client),
   );
   return server;
 }
@@ -108,20 +123,25 @@ export function createMcpServer(client: HostClient): Server {
 export interface McpOptions {
   env: BridgeEnv;
   stderr: (text: string) => void;
+  /** The combined server's further tools; a failure to make them (a BridgeError) stops the start. */
+  extraTools?: ((env: BridgeEnv) => Promise<ExtraTools>) | undefined;
 }
 
 /** Serves until stdin closes; resolves with the exit code. */
 export async function runMcpServer(options: McpOptions): Promise<number> {
   let client: HostClient;
+  let extra: ExtraTools | undefined;
   // Keep-alive to the host: an assistant makes many small calls in a row.
   const agent = new http.Agent({ keepAlive: true });
   try {
     client = new HostClient(parseHostSettings(options.env), options.env, { agent });
+    extra = await options.extraTools?.(options.env);
   } catch (error) {
+    agent.destroy();
     options.stderr(errorLine(error));
     return 2;
   }
-  const server = createMcpServer(client);
+  const server = createMcpServer(client, extra);
   const closed = new Promise<void>((resolve) => {
     process.stdin.once('end', resolve);
     process.stdin.once('close', resolve);

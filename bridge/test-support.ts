@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { onTestFinished } from 'vitest';
-import { type CliIo, main } from './cli.ts';
+import { type CliIo, main } from './command-line.ts';
 import { type BridgeEnv, readProcessEnv } from './config.ts';
 import type { FakeHost } from './fake-host/server.ts';
 

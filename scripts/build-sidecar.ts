@@ -31,14 +31,16 @@ const work = mkdtempSync(join(tmpdir(), 'towpath-sidecar-'));
 try {
   const bundle = join(work, 'towpath-bridge.cjs');
   await build({
-    entryPoints: [join(ROOT, 'bridge', 'sidecar.ts')],
+    // The combined entry: the bridge's CLI plus the workstation's winding tools in `mcp`.
+    entryPoints: [join(ROOT, 'server', 'mcp', 'sidecar.ts')],
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node22',
     outfile: bundle,
-    // cli.ts runs itself only as an ES module entry; in the bundle sidecar.ts does that.
-    define: { 'import.meta.main': 'false' },
+    // cli.ts runs itself only as an ES module entry; in the bundle sidecar.ts does that. A CommonJS
+    // bundle has no import.meta: server/config.ts's folder defaults (unused here) use __dirname.
+    define: { 'import.meta.main': 'false', 'import.meta.dirname': '__dirname' },
     legalComments: 'none',
     logLevel: 'warning',
   });

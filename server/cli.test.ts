@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Running, runNode, startNode } from './testing/process.ts';
@@ -50,10 +50,18 @@ describe('towpath serve', () => {
     const code = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();
     await r.waitFor(/First-run setup code: (\S+)/);
     expect(r.stderr()).toContain(`First-run setup code: ${code}\n`);
+    // Tools on this PC find it through workstation.json, until it stops.
+    const announced = join(dataDir, 'workstation.json');
+    expect(JSON.parse(await readFile(announced, 'utf8'))).toMatchObject({
+      pid: r.child.pid,
+      lanUrl: lan,
+      windingUrl: winding,
+    });
 
     r.child.kill(signal);
     const done = await r.finished;
     expect(done.code).toBe(0);
+    await expect(stat(announced)).rejects.toThrow();
     expect(done.stdout).toContain('"msg":"Towpath stopped"');
     await expect(fetch(`${lan}/healthz`)).rejects.toThrow();
   });
@@ -79,7 +87,7 @@ describe('towpath serve', () => {
 
     // The first instance is untouched.
     expect((await fetch(`${first.lan}/healthz`)).status).toBe(200);
-  });
+  }, 60_000); // three full core starts: slow on a loaded machine
 
   it('refuses an invalid environment value with one clear line', async () => {
     expectOneLineFailure(

@@ -1,17 +1,58 @@
-// The `towpath` command. Each command is one entry of COMMANDS (server/cli/*); this file parses the
-// command word, maps errors to exit codes in one place and prints them as one clear line.
-
-import { type CliIo, type Command, UsageError } from './cli/io.ts';
-import { serve } from './cli/serve.ts';
-import { machineExitCode, stream } from './cli/stream.ts';
-import { plan, simulate, validate, windingExitCode } from './cli/winding.ts';
-import { ConfigError } from './config.ts';
-import { StartupError } from './errors.ts';
+// The `towpath` command. Each command is one entry of COMMANDS: its help text lives here and its
+// code (server/cli/*) is imported only when it runs, so `towpath plan` never loads the server
+// (fastify, GraphQL, SQLite, serialport) and `towpath --help` loads nothing but this file.
+// Errors map to exit codes in one place and print as one clear line.
+import { enableCompileCache } from 'node:module';
+import { loadFreshBundle } from '../bridge/fresh-bundle.ts';
+import type { CliIo, Command } from './cli/io.ts';
 import { VERSION } from './version.ts';
 
 export type { CliIo } from './cli/io.ts';
 
-const COMMANDS: Record<string, Command> = { serve, plan, validate, simulate, stream };
+interface CommandEntry {
+  summary: string;
+  usage: string;
+  load: () => Promise<Command>;
+}
+
+const COMMANDS: Record<string, CommandEntry> = {
+  serve: {
+    summary: 'run the headless core (LAN door and winding door) until Ctrl-C',
+    usage: 'towpath serve',
+    load: async () => (await import('./cli/serve.ts')).serve,
+  },
+  plan: {
+    summary: 'plan a .wind definition into G-code',
+    usage: 'towpath plan <file.wind> [-o out.gcode] [--axis-format xab|xyz] [--verbose] [--json]',
+    load: async () => (await windingCommands()).plan,
+  },
+  validate: {
+    summary: 'check a .wind definition (schema and planning) without writing G-code',
+    usage: 'towpath validate <file.wind> [--json]',
+    load: async () => (await windingCommands()).validate,
+  },
+  simulate: {
+    summary: 'simulate a G-code program: time, distance and tow',
+    usage: 'towpath simulate <file.gcode> [--json]',
+    load: async () => (await windingCommands()).simulate,
+  },
+  stream: {
+    summary: 'stream a G-code program to the machine over a serial port',
+    usage: 'towpath stream <file.gcode> --port <path> [--baud 250000] [--timeout <s>] [--dry-run] [--json]',
+    load: async () => {
+      const { stream, machineExitCode } = await import('./cli/stream.ts');
+      return { ...stream, exitCode: machineExitCode };
+    },
+  },
+};
+
+type WindingCommands = typeof import('./cli/winding.ts');
+
+const ROOT = new URL('../', import.meta.url);
+
+async function windingCommands(): Promise<WindingCommands> {
+  return ((await loadFreshBundle(ROOT, 'winding')) as WindingCommands) ?? import('./cli/winding.ts');
+}
 
 function help(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -44,34 +85,33 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     io.stdout(`towpath ${VERSION}\n`);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command) {
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) {
     io.stderr(`towpath: unknown command '${name}' (try towpath --help)\n`);
     return 2;
   }
   if (args.includes('--help') || args.includes('-h')) {
-    io.stdout(`Usage: ${command.usage}\n\n${command.summary}\n`);
+    io.stdout(`Usage: ${entry.usage}\n\n${entry.summary}\n`);
     return 0;
   }
+  const command = await entry.load();
   try {
     return await command.run(args, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`towpath ${name}: ${error.message}\nUsage: ${command.usage}\n`);
+    const message = (error as Error)?.message ?? String(error);
+    // Known by name, not class: a bundled command has its own copies of cli/io.ts' classes.
+    const kind = (error as Error)?.name;
+    if (kind === 'UsageError') {
+      io.stderr(`towpath ${name}: ${message}\nUsage: ${entry.usage}\n`);
       return 2;
     }
-    const message = (error as Error)?.message ?? String(error);
-    const windingCode = windingExitCode(error) ?? machineExitCode(error);
-    if (windingCode !== undefined) {
-      io.stderr(`towpath: ${message}\n`);
-      return windingCode;
-    }
-    if (error instanceof ConfigError || error instanceof StartupError) {
-      io.stderr(`towpath: ${message}\n`);
+    const code = kind === 'FileProblem' ? 2 : command.exitCode?.(error);
+    if (code === undefined) {
+      io.stderr(`towpath: unexpected error: ${message}\n`);
       return 1;
     }
-    io.stderr(`towpath: unexpected error: ${message}\n`);
-    return 1;
+    io.stderr(`towpath: ${message}\n`);
+    return code;
   }
 }
 
@@ -93,5 +133,8 @@ function processIo(): CliIo {
 }
 
 if (import.meta.main) {
+  // Compiled modules are cached on disk between runs (keyed by their text), so a command's modules
+  // are stripped of types and compiled once, not at every start.
+  enableCompileCache();
   process.exitCode = await main(process.argv.slice(2));
 }

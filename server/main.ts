@@ -8,6 +8,7 @@ import { createLogger, type Logger } from './log.ts';
 import { MachineController, type MachineControllerOptions } from './machine/controller.ts';
 import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
+import { announceWorkstation } from './workstation-file.ts';
 
 export interface WorkstationUrls {
   /** The LAN door as this machine reaches it; the renderer lives at `${lan}/`. */
@@ -102,12 +103,17 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   }
 
   const urls = { lan: lan.url, winding: winding.url };
+  // Tools on this PC (the sidecar's machine_status) find the running workstation through this file.
+  const unannounce = await announceWorkstation(dataDir, urls).catch((error: unknown) => {
+    logger.warn({ err: error }, 'could not write workstation.json');
+    return async () => {};
+  });
   logger.info({ version: VERSION, urls, dataDir }, `Towpath ${VERSION} is running at ${urls.lan}/`);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      await Promise.allSettled([lan.stop(), winding.stop()]);
+      await Promise.allSettled([unannounce(), lan.stop(), winding.stop()]);
       // A running job stops at the next line boundary rather than mid-line.
       await machine
         .close()

@@ -28,6 +28,9 @@ export const benchDefinition: WindDefinition = {
   layers: [helical(35, 180), { windType: 'hoop', terminal: false }, helical(35, 360), helical(30, 180)],
 };
 
+/** The Python reference planner's throughput on this benchmark, as measured when it was written. */
+export const REFERENCE_PLANNER_LINES_PER_S = 77_000;
+
 interface ChildResult {
   lines: number;
   bytes: number;

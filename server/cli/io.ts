@@ -14,19 +14,20 @@ export interface CliIo {
   onStopSignal: (handler: (signal: string) => void) => () => void;
 }
 
+/** A command's code; its summary and usage line live in server/cli.ts, which loads it on demand. */
 export interface Command {
-  summary: string;
-  usage: string;
   /** Resolves with the exit code once the command is finished. */
   run: (args: string[], io: CliIo) => Promise<number>;
+  /** The exit code of a failure this command knows (printed as one line), or undefined for a bug. */
+  exitCode?: (error: unknown) => number | undefined;
 }
 
-/** Wrong arguments: exit code 2 with the usage line. */
+/** Wrong arguments: exit code 2 with the usage line (every command). */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
-/** An input or output file problem (missing, unreadable, not writable): exit code 2. */
+/** An input or output file problem (missing, unreadable, not writable): exit code 2 (every command). */
 export class FileProblem extends Error {
   override name = 'FileProblem';
 }

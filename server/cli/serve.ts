@@ -1,11 +1,11 @@
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { StartupError } from '../errors.ts';
 import { startWorkstation } from '../main.ts';
 import { VERSION } from '../version.ts';
 import { type Command, UsageError } from './io.ts';
 
 export const serve: Command = {
-  summary: 'run the headless core (LAN door and winding door) until Ctrl-C',
-  usage: 'towpath serve',
+  exitCode: (error) => (error instanceof ConfigError || error instanceof StartupError ? 1 : undefined),
   async run(args, io) {
     if (args.length > 0) {
       throw new UsageError(

@@ -37,8 +37,6 @@ export interface StreamSummary {
 }
 
 export const stream: Command = {
-  summary: 'stream a G-code program to the machine over a serial port',
-  usage: 'towpath stream <file.gcode> --port <path> [--baud 250000] [--timeout <s>] [--dry-run] [--json]',
   async run(args, baseIo) {
     const io = baseIo as StreamIo;
     const options = parseOptions(args);

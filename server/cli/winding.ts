@@ -59,8 +59,7 @@ async function withJsonErrors<T>(
 }
 
 export const plan: Command = {
-  summary: 'plan a .wind definition into G-code',
-  usage: 'towpath plan <file.wind> [-o out.gcode] [--axis-format xab|xyz] [--verbose] [--json]',
+  exitCode: windingExitCode,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, {
       output: { type: 'string', short: 'o' },
@@ -87,7 +86,7 @@ export const plan: Command = {
             planToFile(definition, output, {
               axisFormat: axisFormat as AxisFormat,
               verbose: values.verbose ?? false,
-              onProgress: (lines) => progress.update(lines),
+              onProgress: countLines(io, progress),
             }),
           );
         } catch (error) {
@@ -108,8 +107,7 @@ export const plan: Command = {
 };
 
 export const validate: Command = {
-  summary: 'check a .wind definition (schema and planning) without writing G-code',
-  usage: 'towpath validate <file.wind> [--json]',
+  exitCode: windingExitCode,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
     const input = onePositional(positionals, 'the .wind file to validate');
@@ -120,7 +118,7 @@ export const validate: Command = {
       async () => {
         const definition = await readWindDefinition(input);
         await withProgress(io, 'Validating', 'lines', (progress) =>
-          checkPlanInSlices(definition, { onProgress: (lines) => progress.update(lines) }),
+          checkPlanInSlices(definition, { onProgress: countLines(io, progress) }),
         );
         if (values.json) writeJson(io, { status: 'ok', path: input });
         else io.stdout(`${input} is valid\n`);
@@ -131,8 +129,7 @@ export const validate: Command = {
 };
 
 export const simulate: Command = {
-  summary: 'simulate a G-code program: time, distance and tow',
-  usage: 'towpath simulate <file.gcode> [--json]',
+  exitCode: windingExitCode,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } });
     const input = onePositional(positionals, 'the G-code file to simulate');
@@ -170,6 +167,11 @@ async function withProgress<T>(
   } finally {
     progress.finish();
   }
+}
+
+/** Lines for the bar; none without one, so the planner does not count the lines it writes. */
+function countLines(io: CliIo, progress: Progress): ((lines: number) => void) | undefined {
+  return io.progress ? (lines) => progress.update(lines) : undefined;
 }
 
 function duration(seconds: number): string {

@@ -11,6 +11,7 @@ const TABLES = [
   'broker_profiles',
   'credential_profiles',
   'dashboard_acl',
+  'dashboard_revisions',
   'dashboards',
   'invites',
   'password_reset_tokens',

@@ -4,6 +4,21 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
+/** A JSON object as stored in a JSON text column (documents are validated before they are written). */
+export type JsonObject = Record<string, unknown>;
+
+/** The eight document fields of a dashboard (`dashboard-document.md` §1), as a revision keeps them. */
+export interface DashboardDocument {
+  title: string;
+  version: string;
+  image: string | null;
+  datasources: JsonObject[];
+  columns: number;
+  width: string;
+  panes: JsonObject[];
+  settings: JsonObject;
+}
+
 const timestamps = {
   createdAt: text('created_at').notNull(),
   updatedAt: text('updated_at').notNull(),
@@ -36,11 +51,11 @@ export const dashboards = sqliteTable(
     title: text('title').notNull(),
     version: text('version').notNull(),
     image: text('image'),
-    datasources: text('datasources', { mode: 'json' }).notNull().default(sql`'[]'`),
+    datasources: text('datasources', { mode: 'json' }).$type<JsonObject[]>().notNull().default(sql`'[]'`),
     columns: integer('columns').notNull().default(3),
     width: text('width').notNull().default('md'),
-    panes: text('panes', { mode: 'json' }).notNull().default(sql`'[]'`),
-    settings: text('settings', { mode: 'json' }).notNull().default(sql`'{}'`),
+    panes: text('panes', { mode: 'json' }).$type<JsonObject[]>().notNull().default(sql`'[]'`),
+    settings: text('settings', { mode: 'json' }).$type<JsonObject>().notNull().default(sql`'{}'`),
     visibility: text('visibility', { enum: ['private', 'link', 'public'] }).notNull(),
     shareToken: text('share_token'),
     shareTokenVersion: integer('share_token_version').notNull().default(1),
@@ -78,6 +93,26 @@ export const dashboardAcl = sqliteTable(
     primaryKey({ columns: [t.dashboardId, t.userId] }),
     index('dashboard_acl_user_id_idx').on(t.userId),
     check('dashboard_acl_access_level_check', sql`${t.accessLevel} IN ('viewer', 'editor')`),
+  ],
+);
+
+// One row per accepted document write (creation included), so the current document is the newest
+// row; the newest 50 per dashboard are kept.
+export const dashboardRevisions = sqliteTable(
+  'dashboard_revisions',
+  {
+    dashboardId: text('dashboard_id')
+      .notNull()
+      .references(() => dashboards.id, { onDelete: 'cascade' }),
+    documentRevision: integer('document_revision').notNull(),
+    // No foreign key: history outlives its authors (offboarding deletes users).
+    authorUserId: text('author_user_id'),
+    document: text('document', { mode: 'json' }).$type<DashboardDocument>().notNull(),
+    createdAt: text('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.dashboardId, t.documentRevision] }),
+    check('dashboard_revisions_document_revision_check', sql`${t.documentRevision} >= 1`),
   ],
 );
 

@@ -7,6 +7,8 @@ import { SessionTokens } from '../auth/sessions.ts';
 import { SetupCode } from '../auth/setup-code.ts';
 import { type Clock, iso, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
+import { ChangeBus } from '../dashboards/bus.ts';
+import { DashboardService } from '../dashboards/service.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
 import type { Logger } from '../log.ts';
@@ -14,6 +16,8 @@ import { loadSecrets, type Secrets } from '../secrets.ts';
 import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
 import { newUserRow } from './modules/accounts.ts';
+import { readPolicy } from './modules/policy.ts';
+import { createGraphqlStream } from './stream.ts';
 import { createGraphqlServer, graphqlRoutes } from './yoga.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -59,6 +63,10 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       dataDir,
       config.bootstrapAdmin !== null || store.users.count() > 0,
     );
+    const audit = new AuditLog(store, clock, logger, () => {
+      metrics.auditWriteFailureCount += 1;
+    });
+    const bus = new ChangeBus();
     const services: ApiServices = {
       config,
       store,
@@ -66,10 +74,10 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       sessions: new SessionTokens(secrets.JWT_SECRET, config.jwtExpirationSeconds, clock),
       tokens,
       throttle: new LoginThrottle(store, tokens, config.login, clock),
-      audit: new AuditLog(store, clock, logger, () => {
-        metrics.auditWriteFailureCount += 1;
-      }),
+      audit,
       metrics,
+      bus,
+      dashboards: new DashboardService({ store, clock, audit, bus, policy: () => readPolicy(store) }),
       gatewayMetrics: gatewayMetricsFromUrl(
         config.gateway.runtimeMetricsUrl,
         secrets.GATEWAY_SERVICE_TOKEN,
@@ -91,12 +99,13 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     const timer = setInterval(prune, PRUNE_INTERVAL_MS);
     timer.unref();
     const yoga = createGraphqlServer(services, options.serviceAccounts ?? NO_SERVICE_ACCOUNTS);
+    const stream = createGraphqlStream(yoga);
     return {
       services,
       secrets,
       database,
       register: async (app) => {
-        await app.register(graphqlRoutes(yoga, services));
+        await app.register(graphqlRoutes(yoga, services, stream));
       },
       close: () => {
         clearInterval(timer);

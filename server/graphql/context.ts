@@ -6,6 +6,8 @@ import type { SessionTokens } from '../auth/sessions.ts';
 import type { SetupCode } from '../auth/setup-code.ts';
 import type { Clock, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
+import type { ChangeBus } from '../dashboards/bus.ts';
+import type { DashboardService } from '../dashboards/service.ts';
 import type { UserRow } from '../db/repositories/users.ts';
 import type { Store } from '../db/store.ts';
 import type { Logger } from '../log.ts';
@@ -22,6 +24,10 @@ export interface ApiServices {
   throttle: LoginThrottle;
   audit: AuditLog;
   metrics: RuntimeMetrics;
+  /** The dashboard rules (server/dashboards). */
+  dashboards: DashboardService;
+  /** Changes after commit, for subscriptions (§9) and later the realtime gateway. */
+  bus: ChangeBus;
   /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */
   gatewayMetrics: GatewayMetricsSource;
   clock: Clock;

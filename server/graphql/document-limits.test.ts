@@ -61,6 +61,14 @@ describe('GraphQL documents are limited before parsing', () => {
     // The spec's depth limit still answers with its own message.
     const sixteen = await gql(ws.urls.lan, `{ ${'me { '.repeat(15)}_id${' }'.repeat(15)} }`);
     expect(sixteen.errors?.[0]?.message).toMatch(/Operation depth exceeds 15|Cannot query field/);
+    // The graphql-sse route refuses it too, without a stack overflow or a 5xx.
+    const stream = await fetch(`${ws.urls.lan}/graphql/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: deep }),
+    });
+    expect(stream.status).toBeLessThan(500);
+    expect(await stream.text()).toMatch(/"errors"/);
     // A later request is served normally.
     expect((await gql(ws.urls.lan, '{ __typename }')).data).toEqual({ __typename: 'Query' });
   });

@@ -13,7 +13,24 @@ afterEach(async () => {
   gateway = undefined;
 });
 
-const QUERY = '{ adminRuntimeMetrics { api { requestCount } gateway } }';
+const QUERY =
+  '{ adminRuntimeMetrics { collectedAt api { requestCount collectedAt } gateway { uptimeSeconds realtimeActiveConnections httpAvgLatencyMs } } }';
+
+const GATEWAY_COUNTERS = {
+  startedAt: '2030-01-01T00:00:00.000Z',
+  collectedAt: '2030-01-01T00:01:00.000Z',
+  uptimeSeconds: 60,
+  httpRequestCount: 4,
+  httpErrorCount: 1,
+  httpAvgLatencyMs: 2.5,
+  realtimeConnectionAttempts: 5,
+  realtimeConnectionsAccepted: 4,
+  realtimeConnectionsRejected: 1,
+  realtimeActiveConnections: 3,
+  realtimeMessagesIn: 10,
+  realtimeMessagesOut: 12,
+  realtimeErrorCount: 0,
+};
 
 /** A stand-in gateway: answers every request with `status` and `body`, remembering each request. */
 async function fakeGateway(status: number, body: string) {
@@ -36,16 +53,18 @@ describe('gateway runtime metrics', () => {
   });
 
   it('are fetched from GATEWAY_RUNTIME_METRICS_URL with the gateway service token', async () => {
-    const { url, seen } = await fakeGateway(200, '{"connections":3,"messagesPerSecond":1.5}');
+    const { url, seen } = await fakeGateway(200, JSON.stringify(GATEWAY_COUNTERS));
     f = await startFixture({ GATEWAY_RUNTIME_METRICS_URL: url });
     const response = await f.call(QUERY, undefined, 'admin');
     expect(response.errors).toBeUndefined();
-    expect(response.data?.adminRuntimeMetrics).toMatchObject({
-      gateway: {
-        connections: 3,
-        messagesPerSecond: 1.5,
-      },
+    const metrics = response.data?.adminRuntimeMetrics as {
+      collectedAt: string;
+      api: { collectedAt: string };
+    };
+    expect(metrics).toMatchObject({
+      gateway: { uptimeSeconds: 60, realtimeActiveConnections: 3, httpAvgLatencyMs: 2.5 },
     });
+    expect(metrics.collectedAt).toBe(metrics.api.collectedAt);
     expect(seen).toEqual([
       {
         url: '/metrics',
@@ -61,6 +80,7 @@ describe('gateway runtime metrics', () => {
     [500, '{"connections":3}'],
     [200, '[1, 2]'],
     [200, 'not json'],
+    [200, '{"connections":3}'],
   ])('read as null when the gateway answers %i %s', async (status, body) => {
     const { url } = await fakeGateway(status, body);
     f = await startFixture({ GATEWAY_RUNTIME_METRICS_URL: url });

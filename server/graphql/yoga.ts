@@ -9,11 +9,14 @@ import {
 } from 'graphql-yoga';
 import { clientIp } from '../auth/client-ip.ts';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
+import { ServiceError } from '../dashboards/errors.ts';
 import { type Logger, throttleWarnings } from '../log.ts';
+import { applyAuthorization } from './authorization.ts';
 import type { ApiServices, RequestContext } from './context.ts';
 import { boundedParserCaches, checkDocument, operationLimitsRule } from './limits.ts';
 import * as audit from './modules/audit.ts';
 import * as core from './modules/core.ts';
+import * as dashboards from './modules/dashboards.ts';
 import * as invites from './modules/invites.ts';
 import * as metrics from './modules/metrics.ts';
 import * as passwordResets from './modules/password-resets.ts';
@@ -27,7 +30,7 @@ const PROXY_WARNING_INTERVAL_MS = 60_000;
 export const GRAPHQL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 // Schema-first, one module per area; later issues add dashboards, profiles and service accounts here.
-const MODULES = [core, policy, users, invites, passwordResets, audit, metrics];
+export const MODULES = [core, policy, users, invites, passwordResets, audit, metrics, dashboards];
 
 interface ServerContext {
   req: FastifyRequest;
@@ -38,12 +41,15 @@ interface ServerContext {
 const HAD_ERRORS = Symbol('towpath.graphqlErrors');
 type MarkedRequest = FastifyRequest & { [HAD_ERRORS]?: boolean };
 
+/** The executable schema, every root field behind its rule in the authorisation table. */
 export function buildSchema() {
-  return createSchema<ServerContext & RequestContext>({
-    typeDefs: MODULES.map((module) => module.typeDefs),
-    // biome-ignore lint/suspicious/noExplicitAny: graphql-tools accepts heterogeneous resolver maps.
-    resolvers: MODULES.map((module) => module.resolvers as any),
-  });
+  return applyAuthorization(
+    createSchema<ServerContext & RequestContext>({
+      typeDefs: MODULES.map((module) => module.typeDefs),
+      // biome-ignore lint/suspicious/noExplicitAny: graphql-tools accepts heterogeneous resolver maps.
+      resolvers: MODULES.map((module) => module.resolvers as any),
+    }),
+  );
 }
 
 function useOperationLimits(): Plugin {
@@ -98,11 +104,18 @@ function isGraphQLError(error: unknown): error is GraphQLError {
  * §4: resolver errors are GraphQLErrors carrying a code and pass through; anything else thrown is
  * logged in full and reaches the client only as "Unexpected error.".
  */
-function maskError(logger: Logger) {
+export function maskError(logger: Logger) {
   return (error: unknown): Error => {
     if (isGraphQLError(error)) {
       const original = error.originalError;
       if (!original || isGraphQLError(original)) return error;
+      // The services' outcomes (§4 codes and messages), mapped here in one place.
+      if (original instanceof ServiceError)
+        return new GraphQLError(original.message, {
+          nodes: error.nodes,
+          path: error.path,
+          extensions: { code: original.code, ...original.extensions },
+        });
       logger.error({ err: original, path: error.path }, 'unexpected error in a GraphQL operation');
       return new GraphQLError('Unexpected error.', {
         nodes: error.nodes,
@@ -115,13 +128,49 @@ function maskError(logger: Logger) {
   };
 }
 
+/** Who is calling and from where; built once per request (and per SSE subscription). */
+// §5.6: a client decides what X-Forwarded-For says, so the mismatch warning is rate-limited; one
+// limiter per workstation, shared by every GraphQL route.
+const proxyLoggers = new WeakMap<ApiServices, Logger>();
+function proxyLogger(services: ApiServices): Logger {
+  let logger = proxyLoggers.get(services);
+  if (!logger) {
+    logger = throttleWarnings(services.logger, PROXY_WARNING_INTERVAL_MS, services.clock);
+    proxyLoggers.set(services, logger);
+  }
+  return logger;
+}
+
+export async function requestContext(
+  services: ApiServices,
+  serviceAccounts: ServiceAccountAuthenticator,
+  req: FastifyRequest,
+): Promise<RequestContext> {
+  const { config } = services;
+  const { principal, rejected } = await resolvePrincipal(req.headers.authorization, {
+    sessions: services.sessions,
+    store: services.store,
+    serviceAccounts,
+  });
+  if (rejected) services.metrics.authFailureCount += 1;
+  return {
+    services,
+    principal,
+    clientIp: clientIp(
+      req.socket.remoteAddress,
+      req.headers['x-forwarded-for'],
+      config.trustProxyHops,
+      proxyLogger(services),
+    ),
+    socketAddress: req.socket.remoteAddress,
+  };
+}
+
 export function createGraphqlServer(
   services: ApiServices,
   serviceAccounts: ServiceAccountAuthenticator,
 ): YogaServerInstance<ServerContext, RequestContext> {
   const { config, logger } = services;
-  // §5.6: a client decides what X-Forwarded-For says, so the mismatch warning is rate-limited.
-  const proxyLogger = throttleWarnings(logger, PROXY_WARNING_INTERVAL_MS, services.clock);
   return createYoga<ServerContext, RequestContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -141,25 +190,7 @@ export function createGraphqlServer(
     maskedErrors: { maskError: maskError(logger), errorMessage: 'Unexpected error.' },
     logging: yogaLogger(logger),
     plugins: [useOperationLimits(), useErrorMarker()],
-    context: async ({ req }): Promise<RequestContext> => {
-      const { principal, rejected } = await resolvePrincipal(req.headers.authorization, {
-        sessions: services.sessions,
-        store: services.store,
-        serviceAccounts,
-      });
-      if (rejected) services.metrics.authFailureCount += 1;
-      return {
-        services,
-        principal,
-        clientIp: clientIp(
-          req.socket.remoteAddress,
-          req.headers['x-forwarded-for'],
-          config.trustProxyHops,
-          proxyLogger,
-        ),
-        socketAddress: req.socket.remoteAddress,
-      };
-    },
+    context: ({ req }) => requestContext(services, serviceAccounts, req),
   });
 }
 
@@ -170,6 +201,7 @@ export function createGraphqlServer(
 export function graphqlRoutes(
   yoga: YogaServerInstance<ServerContext, RequestContext>,
   services: ApiServices,
+  stream?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
 ) {
   return async (app: FastifyInstance) => {
     // Yoga parses bodies itself (JSON, GraphQL over HTTP media types); fastify only buffers them, up
@@ -231,5 +263,12 @@ export function graphqlRoutes(
       handler,
     });
     app.route({ url: '/health', method: ['GET'], logLevel: 'warn', handler });
+    if (stream)
+      app.route({
+        url: '/graphql/stream',
+        method: ['GET', 'POST', 'PUT', 'DELETE'],
+        bodyLimit: GRAPHQL_BODY_LIMIT_BYTES,
+        handler: stream,
+      });
   };
 }

@@ -47,9 +47,10 @@ beforeAll(async () => {
     await readFile(join(REFERENCE, 'conf_valid_skip', 'input.wind')),
   );
   await mkdir(join(base, 'file-root'));
+  await mkdir(folderRoot(), { recursive: true });
   await mkdir(join(base, 'workstation'));
   ws = await startTestWorkstation(
-    { WINDING_ALLOWED_ROOTS: `${allowed}:${join(base, 'file-root', 'only.wind')}` },
+    { WINDING_ALLOWED_ROOTS: `${allowed}:${join(base, 'file-root', 'only.wind')}:${folderRoot()}` },
     { root: join(base, 'workstation') },
   );
 });
@@ -58,6 +59,11 @@ afterAll(async () => {
   await ws?.dispose();
   await rm(base, { recursive: true, force: true });
 });
+
+/** A root that is a folder named like a definition: its derived output lies outside the roots. */
+function folderRoot() {
+  return join(base, 'folder-root', 'part.wind');
+}
 
 async function post(route: string, body: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${ws.urls.winding}${route}`, {
@@ -68,7 +74,7 @@ async function post(route: string, body: unknown, headers: Record<string, string
   return { status: response.status, body: await response.json(), type: response.headers.get('content-type') };
 }
 
-const rootsText = () => `${allowed}, ${join(base, 'file-root', 'only.wind')}`;
+const rootsText = () => `${allowed}, ${join(base, 'file-root', 'only.wind')}, ${folderRoot()}`;
 
 describe('every reference case through the winding door', () => {
   for (const name of CASES) {
@@ -244,6 +250,18 @@ describe('paths (§7.2) and output (§7.3)', () => {
           'Line 3: G91 (relative positioning) is not supported; programs must use absolute positioning (G90)',
       },
     });
+  });
+
+  it('applies every input rule before the output rules: a folder is not a regular file, even with its output outside the roots', async () => {
+    expect(await post('/plan/from-file', { path: folderRoot() })).toMatchObject({
+      status: 400,
+      body: { detail: `Could not read wind definition at ${folderRoot()}: not a regular file` },
+    });
+    // The output rules still hold once the input is readable.
+    const only = join(base, 'file-root', 'only.wind');
+    await copyFile(join(REFERENCE, 'conf_valid_skip', 'input.wind'), only);
+    expect((await post('/plan/from-file', { path: only })).status).toBe(403);
+    await rm(only);
   });
 
   it('writes the output only inside the roots and never over the input or a folder', async () => {

@@ -1,6 +1,7 @@
 import { MachineError, PlanningError, SimulationError, WindFileError } from '../../engine/errors.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
+import { OutputError } from './planning.ts';
 
 /** A failure with the status and `detail` the winding door answers (spec/winding.md §7.4). */
 export class HttpError extends Error {
@@ -18,7 +19,7 @@ export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof WindFileError || error instanceof SimulationError) {
     return new HttpError(error.missing ? 404 : 400, error.message);
   }
-  if (error instanceof PlanningError || error instanceof ProgramError)
+  if (error instanceof PlanningError || error instanceof ProgramError || error instanceof OutputError)
     return new HttpError(400, error.message);
   if (error instanceof MachineStateError) return new HttpError(409, error.message);
   if (error instanceof MachineError) return new HttpError(502, `Streaming failed: ${error.message}`);

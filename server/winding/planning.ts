@@ -76,10 +76,10 @@ export async function planToFile(
   }
 }
 
-/** Plans into nothing: what validation reports is exactly what planning would. */
+/** Plans into nothing: what validation reports is exactly what planning would, with its metrics. */
 export function checkPlanInSlices(
   definition: WindDefinition,
-  options: Pick<PlanRunOptions, 'onProgress'> = {},
+  options: PlanRunOptions = {},
 ): Promise<PlanSummary> {
   return drive(definition, options, () => {});
 }

@@ -1,46 +1,241 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
-import { dashboardAcl, dashboards, shareTokenRevocationEvents } from '../schema.ts';
+import {
+  brokerProfiles,
+  credentialProfiles,
+  type DashboardDocument,
+  dashboardAcl,
+  dashboardRevisions,
+  dashboards,
+  shareTokenRevocationEvents,
+  users,
+} from '../schema.ts';
 
 export type DashboardRow = typeof dashboards.$inferSelect;
 export type AclRow = typeof dashboardAcl.$inferSelect;
+export type RevisionRow = typeof dashboardRevisions.$inferSelect;
+export type RevocationEventRow = typeof shareTokenRevocationEvents.$inferSelect;
+export type RevocationReason = RevocationEventRow['reason'];
+export type AccessLevel = AclRow['accessLevel'];
+export type DocumentPatch = Partial<DashboardDocument>;
 
-/** The dashboard operations user offboarding (§6.6) needs; the dashboards issue extends this. */
+/** Dashboards, their ACL, document revisions and share-token revocation events. */
 export class DashboardsRepository {
   readonly #db: Db;
+  readonly #byId;
 
   constructor(db: Db) {
     this.#db = db;
+    this.#byId = db
+      .select()
+      .from(dashboards)
+      .where(eq(dashboards.id, sql.placeholder('id')))
+      .prepare();
+  }
+
+  byId(id: string): DashboardRow | undefined {
+    return this.#byId.get({ id });
+  }
+
+  byShareToken(token: string): DashboardRow | undefined {
+    return this.#db.select().from(dashboards).where(eq(dashboards.shareToken, token)).get();
+  }
+
+  insert(row: DashboardRow): void {
+    this.#db.insert(dashboards).values(row).run();
+  }
+
+  /** Newest `updatedAt` first, then id. */
+  listAll(): DashboardRow[] {
+    return this.#db.select().from(dashboards).orderBy(desc(dashboards.updatedAt), desc(dashboards.id)).all();
+  }
+
+  /** Owned ∪ ACL ∪ (PUBLIC when `withPublic`), newest `updatedAt` first, then id. */
+  listVisibleTo(userId: string, withPublic: boolean): DashboardRow[] {
+    const member = inArray(
+      dashboards.id,
+      this.#db
+        .select({ id: dashboardAcl.dashboardId })
+        .from(dashboardAcl)
+        .where(eq(dashboardAcl.userId, userId)),
+    );
+    const visible = withPublic
+      ? or(eq(dashboards.ownerId, userId), member, eq(dashboards.visibility, 'public'))
+      : or(eq(dashboards.ownerId, userId), member);
+    return this.#db
+      .select()
+      .from(dashboards)
+      .where(visible)
+      .orderBy(desc(dashboards.updatedAt), desc(dashboards.id))
+      .all();
   }
 
   ownedBy(userId: string): DashboardRow[] {
     return this.#db.select().from(dashboards).where(eq(dashboards.ownerId, userId)).all();
   }
 
-  aclOf(userId: string): AclRow[] {
-    return this.#db.select().from(dashboardAcl).where(eq(dashboardAcl.userId, userId)).all();
-  }
-
   update(id: string, patch: Partial<Omit<DashboardRow, 'id'>>): void {
     this.#db.update(dashboards).set(patch).where(eq(dashboards.id, id)).run();
   }
 
-  deleteAcl(dashboardId: string, userId: string): void {
-    this.#db
-      .delete(dashboardAcl)
+  /**
+   * The revision guard (§8.5 step 8): one conditional UPDATE that writes the document fields only if
+   * the stored revision is still `expected`. True when it did.
+   */
+  updateDocumentIfRevision(id: string, expected: number, patch: DocumentPatch, nowIso: string): boolean {
+    const result = this.#db
+      .update(dashboards)
+      .set({ ...patch, documentRevision: sql`${dashboards.documentRevision} + 1`, updatedAt: nowIso })
+      .where(and(eq(dashboards.id, id), eq(dashboards.documentRevision, expected)))
+      .run();
+    return result.changes === 1;
+  }
+
+  delete(id: string): void {
+    this.#db.delete(dashboards).where(eq(dashboards.id, id)).run();
+  }
+
+  count(): number {
+    return this.#db.select({ n: count() }).from(dashboards).get()?.n ?? 0;
+  }
+
+  /** Ids of the stored credential and broker profiles (diagnostics check datasource references). */
+  profileIds(): { credential: Set<string>; broker: Set<string> } {
+    const credential = this.#db.select({ id: credentialProfiles.id }).from(credentialProfiles).all();
+    const broker = this.#db.select({ id: brokerProfiles.id }).from(brokerProfiles).all();
+    return { credential: new Set(credential.map((r) => r.id)), broker: new Set(broker.map((r) => r.id)) };
+  }
+
+  // ---- ACL ----
+
+  aclOf(userId: string): AclRow[] {
+    return this.#db.select().from(dashboardAcl).where(eq(dashboardAcl.userId, userId)).all();
+  }
+
+  /** A dashboard's entries, oldest grant first (then user id). */
+  aclFor(dashboardId: string): AclRow[] {
+    return this.#db
+      .select()
+      .from(dashboardAcl)
+      .where(eq(dashboardAcl.dashboardId, dashboardId))
+      .orderBy(asc(dashboardAcl.grantedAt), asc(dashboardAcl.userId))
+      .all();
+  }
+
+  /** The entries of many dashboards at once, oldest grant first. */
+  aclForMany(dashboardIds: string[]): AclRow[] {
+    if (dashboardIds.length === 0) return [];
+    return this.#db
+      .select()
+      .from(dashboardAcl)
+      .where(inArray(dashboardAcl.dashboardId, dashboardIds))
+      .orderBy(asc(dashboardAcl.grantedAt), asc(dashboardAcl.userId))
+      .all();
+  }
+
+  aclEntry(dashboardId: string, userId: string): AclRow | undefined {
+    return this.#db
+      .select()
+      .from(dashboardAcl)
       .where(and(eq(dashboardAcl.dashboardId, dashboardId), eq(dashboardAcl.userId, userId)))
+      .get();
+  }
+
+  /** Collaborators with their emails, ordered by email. */
+  aclWithEmails(dashboardId: string): { entry: AclRow; email: string }[] {
+    return this.#db
+      .select({ entry: dashboardAcl, email: users.email })
+      .from(dashboardAcl)
+      .innerJoin(users, eq(users.id, dashboardAcl.userId))
+      .where(eq(dashboardAcl.dashboardId, dashboardId))
+      .orderBy(asc(users.email))
+      .all();
+  }
+
+  /** One atomic upsert on `(dashboard_id, user_id)`. */
+  upsertAcl(entry: AclRow): void {
+    this.#db
+      .insert(dashboardAcl)
+      .values(entry)
+      .onConflictDoUpdate({
+        target: [dashboardAcl.dashboardId, dashboardAcl.userId],
+        set: { accessLevel: entry.accessLevel, grantedBy: entry.grantedBy, grantedAt: entry.grantedAt },
+      })
       .run();
   }
+
+  /** One DELETE; true when a row went. */
+  deleteAcl(dashboardId: string, userId: string): boolean {
+    return (
+      this.#db
+        .delete(dashboardAcl)
+        .where(and(eq(dashboardAcl.dashboardId, dashboardId), eq(dashboardAcl.userId, userId)))
+        .run().changes > 0
+    );
+  }
+
+  // ---- revocation events (§13.3) ----
 
   addRevocationEvent(
     dashboardId: string,
     shareTokenVersion: number,
-    reason: 'visibility_changed' | 'share_token_rotated' | 'owner_offboarded' | 'dashboard_deleted',
+    reason: RevocationReason,
     nowIso: string,
   ): void {
     this.#db
       .insert(shareTokenRevocationEvents)
       .values({ dashboardId, shareTokenVersion, reason, revokedAt: nowIso, createdAt: nowIso })
       .run();
+  }
+
+  revocationEventsOf(dashboardId: string): RevocationEventRow[] {
+    return this.#db
+      .select()
+      .from(shareTokenRevocationEvents)
+      .where(eq(shareTokenRevocationEvents.dashboardId, dashboardId))
+      .orderBy(asc(shareTokenRevocationEvents.id))
+      .all();
+  }
+
+  // ---- document history ----
+
+  addRevision(row: RevisionRow): void {
+    this.#db.insert(dashboardRevisions).values(row).run();
+  }
+
+  /** Keeps the revisions above `current - keep`: the newest `keep`, the current one included. */
+  pruneRevisions(dashboardId: string, current: number, keep: number): void {
+    this.#db
+      .delete(dashboardRevisions)
+      .where(
+        and(
+          eq(dashboardRevisions.dashboardId, dashboardId),
+          lte(dashboardRevisions.documentRevision, current - keep),
+        ),
+      )
+      .run();
+  }
+
+  /** Newest first. */
+  revisions(dashboardId: string): RevisionRow[] {
+    return this.#db
+      .select()
+      .from(dashboardRevisions)
+      .where(eq(dashboardRevisions.dashboardId, dashboardId))
+      .orderBy(desc(dashboardRevisions.documentRevision))
+      .all();
+  }
+
+  revision(dashboardId: string, documentRevision: number): RevisionRow | undefined {
+    return this.#db
+      .select()
+      .from(dashboardRevisions)
+      .where(
+        and(
+          eq(dashboardRevisions.dashboardId, dashboardId),
+          eq(dashboardRevisions.documentRevision, documentRevision),
+        ),
+      )
+      .get();
   }
 }

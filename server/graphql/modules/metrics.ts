@@ -18,15 +18,34 @@ export const typeDefs = /* GraphQL */ `
     auditWriteFailureCount: Int!
   }
 
-  type RuntimeMetrics {
+  "The realtime gateway's counters (gateway spec §9)."
+  type GatewayRuntimeMetrics {
+    startedAt: String!
+    collectedAt: String!
+    uptimeSeconds: Int!
+    httpRequestCount: Int!
+    httpErrorCount: Int!
+    httpAvgLatencyMs: Float!
+    realtimeConnectionAttempts: Int!
+    realtimeConnectionsAccepted: Int!
+    realtimeConnectionsRejected: Int!
+    realtimeActiveConnections: Int!
+    realtimeMessagesIn: Int!
+    realtimeMessagesOut: Int!
+    realtimeErrorCount: Int!
+  }
+
+  type AdminRuntimeMetrics {
+    "Query time (ISO 8601 UTC)."
+    collectedAt: String!
     api: ApiRuntimeMetrics!
     "The realtime gateway's counters; null while no gateway runs or it cannot be reached."
-    gateway: Object
+    gateway: GatewayRuntimeMetrics
   }
 
   extend type Query {
     "Admins, or service accounts with OPS_READ."
-    adminRuntimeMetrics: RuntimeMetrics!
+    adminRuntimeMetrics: AdminRuntimeMetrics!
   }
 `;
 
@@ -39,11 +58,37 @@ export const resolvers = {
       } else {
         requireAdmin(context);
       }
-      return { api: context.services.metrics.snapshot() };
+      const api = context.services.metrics.snapshot();
+      return { collectedAt: api.collectedAt, api };
     },
   },
   // Fetched only when selected: reading the gateway can take up to its timeout.
-  RuntimeMetrics: {
-    gateway: (_: unknown, __: unknown, context: RequestContext) => context.services.gatewayMetrics(),
+  AdminRuntimeMetrics: {
+    gateway: async (_: unknown, __: unknown, context: RequestContext) =>
+      gatewayShape(await context.services.gatewayMetrics()),
   },
 };
+
+const GATEWAY_STRINGS = ['startedAt', 'collectedAt'];
+const GATEWAY_NUMBERS = [
+  'uptimeSeconds',
+  'httpRequestCount',
+  'httpErrorCount',
+  'httpAvgLatencyMs',
+  'realtimeConnectionAttempts',
+  'realtimeConnectionsAccepted',
+  'realtimeConnectionsRejected',
+  'realtimeActiveConnections',
+  'realtimeMessagesIn',
+  'realtimeMessagesOut',
+  'realtimeErrorCount',
+];
+
+/** The gateway's counters when they have the §9 shape; anything else counts as unreachable (null). */
+function gatewayShape(value: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (!value) return null;
+  const complete =
+    GATEWAY_STRINGS.every((key) => typeof value[key] === 'string') &&
+    GATEWAY_NUMBERS.every((key) => typeof value[key] === 'number' && Number.isFinite(value[key]));
+  return complete ? value : null;
+}

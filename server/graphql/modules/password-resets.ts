@@ -122,6 +122,7 @@ export const resolvers = {
         targetType: 'user',
         targetId: reset.userId,
       });
+      context.services.bus.publish({ kind: 'user', userId: reset.userId, change: 'password' });
       return true;
     },
   },

@@ -24,7 +24,6 @@ import {
   type UserView,
   validEmail,
 } from './accounts.ts';
-import { auditOffboarding, offboardInTransaction } from './offboarding.ts';
 import { isFirstRunCaller, readPolicy } from './policy.ts';
 
 export const typeDefs = /* GraphQL */ `
@@ -222,11 +221,11 @@ function deleteMyUserAccount(_: unknown, __: unknown, context: RequestContext): 
     const owns = store.dashboards.ownedBy(user.id).length > 0;
     if (owns && !successor) throw forbidden('No active admin can take over your dashboards');
     // Without a successor the user owns nothing (checked above), so only ACL entries are removed.
-    const offboarding = offboardInTransaction(services, user.id, successor?.id ?? user.id);
+    const offboarding = services.dashboards.offboardInTransaction(user.id, successor?.id ?? user.id);
     store.users.delete(user.id);
     return { user, offboarding };
   });
-  auditOffboarding(services, me.id, me.id, result.offboarding);
+  services.dashboards.afterOffboarding(me.id, result.offboarding);
   audit.record({
     actorUserId: me.id,
     action: 'user.self_deleted',
@@ -310,6 +309,13 @@ function adminUpdateUser(
       metadata: { update, sessionsRevoked: result.changed },
     });
   }
+  // Sessions of that user ended: its subscriptions re-validate (§9).
+  if (result.changed)
+    services.bus.publish({
+      kind: 'user',
+      userId: result.user.id,
+      change: update.active !== undefined ? 'active' : 'role',
+    });
   return toUserView(result.user);
 }
 
@@ -324,11 +330,11 @@ function adminDeleteUser(_: unknown, args: { _id: string }, context: RequestCont
       throw forbidden('You cannot delete your own account here; use deleteMyUserAccount');
     }
     if (target.active) throw forbidden('Deactivate the user before deleting');
-    const offboarding = offboardInTransaction(services, target.id, admin.id);
+    const offboarding = services.dashboards.offboardInTransaction(target.id, admin.id);
     store.users.delete(target.id);
     return { target, offboarding };
   });
-  auditOffboarding(services, admin.id, result.target.id, result.offboarding);
+  services.dashboards.afterOffboarding(admin.id, result.offboarding);
   audit.record({
     actorUserId: admin.id,
     action: 'user.admin_deleted',

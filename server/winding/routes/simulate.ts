@@ -1,14 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { readBody } from '../body.ts';
 import type { WindingContext } from '../context.ts';
-import { checkRequestPath } from '../paths.ts';
+import { simulateFromFile } from '../from-file.ts';
 import { PathRequest } from '../schemas.ts';
-import { simulateFile } from '../simulation.ts';
 
 /** `POST /simulate/from-file`: streams the file through the simulator, never holding it whole. */
-export async function simulateRoute(app: FastifyInstance, { policy }: WindingContext) {
-  app.post('/simulate/from-file', async (request) => {
-    const body = readBody(request, PathRequest);
-    return simulateFile(await checkRequestPath(body.path, policy), { shown: body.path });
-  });
+export async function simulateRoute(app: FastifyInstance, context: WindingContext) {
+  app.post('/simulate/from-file', async (request) =>
+    simulateFromFile(readBody(request, PathRequest), context),
+  );
 }

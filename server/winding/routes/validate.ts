@@ -1,17 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { readBody } from '../body.ts';
 import type { WindingContext } from '../context.ts';
+import { validateFromFile } from '../from-file.ts';
 import { toHttpError } from '../http-error.ts';
-import { readWindDefinition } from '../input-file.ts';
-import { checkRequestPath } from '../paths.ts';
-import { checkPlanInSlices } from '../planning.ts';
 import { PathRequest } from '../schemas.ts';
 
 /**
  * `POST /validate/from-file`: both levels, schema and planning, so a file that validates also
  * plans. Every failure answers `{status: "error", detail}` with its status code.
  */
-export async function validateRoute(app: FastifyInstance, { policy, planners }: WindingContext) {
+export async function validateRoute(app: FastifyInstance, context: WindingContext) {
   app.post(
     '/validate/from-file',
     {
@@ -21,11 +19,6 @@ export async function validateRoute(app: FastifyInstance, { policy, planners }: 
         return reply.code(known.status).send({ status: 'error', detail: known.message });
       },
     },
-    async (request) => {
-      const body = readBody(request, PathRequest);
-      const input = await checkRequestPath(body.path, policy);
-      await planners.run(async () => checkPlanInSlices(await readWindDefinition(input, body.path)));
-      return { status: 'ok', path: body.path };
-    },
+    async (request) => validateFromFile(readBody(request, PathRequest), context),
   );
 }

@@ -1,13 +1,16 @@
 // The built single executable (scripts/build-sidecar.ts) runs without Node: health against the
-// fake host and tools/list over stdio. Builds it first when missing or older than the sources.
+// fake host, and tools/list over stdio with the 16 task tools and the 4 winding tools. Builds it
+// first when missing or older than the sources.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, runNode } from '../server/testing/process.ts';
-import { type FakeHost, startFakeHost } from './fake-host/server.ts';
-import { connectMcp } from './test-support.ts';
+import { type FakeHost, startFakeHost } from '../../bridge/fake-host/server.ts';
+import { connectMcp } from '../../bridge/test-support.ts';
+import { REPO_ROOT, runNode } from '../testing/process.ts';
+import { makeTempDir } from '../testing/workstation.ts';
 
 const SIDECAR = join(
   REPO_ROOT,
@@ -25,7 +28,7 @@ function newestSource(): number {
       else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) sources.push(path);
     }
   };
-  walk(join(REPO_ROOT, 'bridge'));
+  for (const dir of ['bridge', 'engine', 'server']) walk(join(REPO_ROOT, dir));
   return Math.max(...sources.map((path) => statSync(path).mtimeMs));
 }
 
@@ -55,11 +58,33 @@ describe('sidecar executable', () => {
     });
   });
 
-  it('lists the 16 tools over stdio', async () => {
-    const { client } = await connectMcp(SIDECAR, ['mcp'], { TASK_HOST_URL: host.url, HOME: '/nonexistent' });
+  it('lists the 16 task tools and the 4 winding tools over stdio, and runs a winding tool', async () => {
+    const home = await makeTempDir();
+    const { client } = await connectMcp(SIDECAR, ['mcp'], {
+      TASK_HOST_URL: host.url,
+      HOME: home,
+      TOWPATH_DATA_DIR: join(home, 'data'),
+    });
     try {
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(16);
+      expect(tools).toHaveLength(20);
+      expect(tools.slice(16).map((tool) => tool.name)).toEqual([
+        'validate_wind',
+        'plan_wind',
+        'simulate_gcode',
+        'machine_status',
+      ]);
+      const input = join(home, 'part.wind');
+      await copyFile(
+        new URL('../../../shared/reference/winding/simple_cylinder/input.wind', import.meta.url),
+        input,
+      );
+      expect(
+        (await client.callTool({ name: 'validate_wind', arguments: { path: input } })).structuredContent,
+      ).toEqual({
+        status: 'ok',
+        path: input,
+      });
       expect(client.getServerVersion()?.name).toBe('towpath-bridge');
     } finally {
       await client.close();

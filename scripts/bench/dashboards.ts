@@ -1,0 +1,200 @@
+// The dashboard figures (issue 12): `dashboards` for an editor who sees 300 of 1,000 (requests/s and
+// p99 at 16 connections, target ≥ 1,000/s on 2 cores); 500 SSE subscribers on one dashboard, time
+// until the last has an update (target ≤ 250 ms) and RSS per 100 idle subscribers; 16 concurrent
+// writers for 10 s (accepted writes/s and conflicts/s).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../../server/config.ts';
+import { startWorkstation } from '../../server/main.ts';
+import { subscribe } from '../../server/testing/sse.ts';
+import { postLoad } from './load.ts';
+import type { Bench } from './report.ts';
+
+const ADMIN_EMAIL = 'bench@towpath.test';
+const EDITOR_EMAIL = 'bench-editor@towpath.test';
+const PASSWORD = 'Bench-passw0rd!x';
+const SUBSCRIBERS = 500;
+const FAN_OUT_ROUNDS = 5;
+const WRITERS = 16;
+const WRITE_SECONDS = 10;
+
+async function call(url: string, query: string, variables: Record<string, unknown> = {}, token?: string) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  return (await response.json()) as {
+    data?: Record<string, unknown>;
+    errors?: { extensions?: { code?: string } }[];
+  };
+}
+
+async function signIn(url: string, email: string): Promise<string> {
+  const answer = await call(
+    url,
+    'mutation($e: String!, $p: String!) { authUser(email: $e, password: $p) { token } }',
+    {
+      e: email,
+      p: PASSWORD,
+    },
+  );
+  const token = (answer.data?.authUser as { token?: string } | undefined)?.token;
+  if (!token) throw new Error(`sign-in of ${email} failed: ${JSON.stringify(answer)}`);
+  return token;
+}
+
+const rssMiB = () => process.memoryUsage().rss / (1024 * 1024);
+
+export const bench: Bench = async (report) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'towpath-bench-dashboards-'));
+  try {
+    const config = loadConfig({
+      PORT: '0',
+      WINDING_PORT: '0',
+      HOST: '127.0.0.1',
+      TOWPATH_DATA_DIR: dataDir,
+      CREATE_ADMIN: 'true',
+      ADMIN_EMAIL,
+      ADMIN_PASSWORD: PASSWORD,
+    });
+    const ws = await startWorkstation(config, { logger: pino({ level: 'silent' }) });
+    try {
+      const url = `${ws.urls.lan}/graphql`;
+      const admin = await signIn(url, ADMIN_EMAIL);
+      await call(
+        url,
+        'mutation($e: String!, $p: String!) { adminCreateUser(email: $e, password: $p, role: EDITOR) { _id } }',
+        { e: EDITOR_EMAIL, p: PASSWORD },
+        admin,
+      );
+      const editor = await signIn(url, EDITOR_EMAIL);
+      const { services } = ws.dashboardApi;
+      const adminRow = services.store.users.byEmail(ADMIN_EMAIL);
+      if (!adminRow) throw new Error('no bench admin');
+      const adminPrincipal = { kind: 'user' as const, user: adminRow };
+      const ids: string[] = [];
+      for (let i = 0; i < 1000; i++) {
+        const view = services.dashboards.create(adminRow, {
+          title: `Line ${i}`,
+          version: 'bench',
+          datasources: [{ id: 'winder', title: 'Winder', type: 'machine' }],
+          panes: [
+            {
+              id: 'p',
+              layout: { x: 0, y: 0, w: 1, h: 2 },
+              widgets: [{ id: 'w', type: 'gauge', settings: { valuePath: 'Winder.percent' } }],
+            },
+          ],
+        });
+        ids.push(view._id);
+        if (i % 10 < 3)
+          services.dashboards.upsertAccess(
+            adminPrincipal,
+            view._id,
+            EDITOR_EMAIL,
+            i % 2 ? 'editor' : 'viewer',
+          );
+      }
+
+      // 1. The editor's list: 300 of 1,000.
+      const listQuery = '{ dashboards { _id title documentRevision canEdit visibility updatedAt } }';
+      const listed = await call(url, listQuery, {}, editor);
+      const count = (listed.data?.dashboards as unknown[] | undefined)?.length;
+      if (count !== 300) throw new Error(`the editor sees ${count} dashboards, not 300`);
+      const load = await postLoad({
+        url,
+        headers: { authorization: `Bearer ${editor}` },
+        body: JSON.stringify({ query: listQuery }),
+        expected: JSON.stringify(listed),
+        connections: 16,
+      });
+      report('dashboards.list_300_of_1000.rate', 'requests/s', load.requests.average, 1000);
+      report('dashboards.list_300_of_1000.p99', 'ms', load.latency.p99, null);
+
+      // 2. Fan-out: 500 subscribers (half on each transport), one update at a time.
+      const target = ids[0] as string;
+      const rssBefore = rssMiB();
+      const subscribers = await Promise.all(
+        Array.from({ length: SUBSCRIBERS }, (_, i) =>
+          subscribe(
+            ws.urls.lan,
+            i % 2 === 0 ? '/graphql' : '/graphql/stream',
+            'subscription($id: ID!) { dashboard(_id: $id) { documentRevision } }',
+            { id: target },
+            admin,
+          ),
+        ),
+      );
+      (globalThis as { gc?: () => void }).gc?.();
+      const rssIdle = rssMiB();
+      report(
+        'dashboards.subscribers_idle.rss_per_100',
+        'MiB',
+        ((rssIdle - rssBefore) / SUBSCRIBERS) * 100,
+        null,
+      );
+      const times: number[] = [];
+      for (let round = 1; round <= FAN_OUT_ROUNDS; round++) {
+        const t0 = performance.now();
+        const arrived = Promise.all(subscribers.map((subscriber) => subscriber.next()));
+        const answer = await call(
+          url,
+          'mutation($id: ID!, $r: Int!) { updateDashboard(_id: $id, input: { columns: 4, expectedDocumentRevision: $r }) { documentRevision } }',
+          { id: target, r: round },
+          admin,
+        );
+        if (answer.errors) throw new Error(JSON.stringify(answer));
+        await arrived;
+        times.push(performance.now() - t0);
+      }
+      for (const subscriber of subscribers) subscriber.close();
+      times.sort((a, b) => a - b);
+      // p99 of five rounds is the slowest round.
+      report('dashboards.fan_out_500.p99', 'ms', times[times.length - 1] ?? Number.NaN, 250);
+
+      // 3. 16 writers on one dashboard for 10 s, each writing on the revision it last saw.
+      const contested = ids[1] as string;
+      let accepted = 0;
+      let conflicts = 0;
+      const until = performance.now() + WRITE_SECONDS * 1000;
+      await Promise.all(
+        Array.from({ length: WRITERS }, async (_, w) => {
+          let revision = 1;
+          while (performance.now() < until) {
+            const answer = await call(
+              url,
+              'mutation($id: ID!, $r: Int!, $t: String!) { updateDashboard(_id: $id, input: { title: $t, expectedDocumentRevision: $r }) { documentRevision } }',
+              { id: contested, r: revision, t: `writer ${w}` },
+              editor,
+            );
+            const error = answer.errors?.[0] as
+              | { extensions?: { code?: string; currentRevision?: number } }
+              | undefined;
+            if (!error) {
+              accepted += 1;
+              revision =
+                (answer.data?.updateDashboard as { documentRevision?: number } | undefined)
+                  ?.documentRevision ?? revision;
+            } else if (error.extensions?.code === 'CONFLICT') {
+              conflicts += 1;
+              revision = error.extensions.currentRevision ?? revision;
+            } else throw new Error(JSON.stringify(answer));
+          }
+        }),
+      );
+      report('dashboards.writers_16.accepted', 'writes/s', accepted / WRITE_SECONDS, null);
+      report('dashboards.writers_16.conflicts', 'conflicts/s', conflicts / WRITE_SECONDS, null);
+    } finally {
+      await ws.stop();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+};

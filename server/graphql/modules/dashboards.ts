@@ -1,0 +1,258 @@
+// Dashboards over GraphQL (spec §8, §9, §15): the SDL and thin resolvers. Who may call at all is in
+// the authorisation table; every rule about a dashboard is in server/dashboards/.
+import { normaliseEmail } from '../../auth/email.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { Change } from '../../dashboards/bus.ts';
+import { eventQueue } from '../../dashboards/event-queue.ts';
+import type {
+  DashboardSnapshot,
+  DashboardView,
+  DocumentInput,
+  Visibility,
+} from '../../dashboards/service.ts';
+import type { AccessLevel } from '../../db/repositories/dashboards.ts';
+import type { RequestContext } from '../context.ts';
+import { requireUser } from '../context.ts';
+
+export const typeDefs = /* GraphQL */ `
+  enum DashboardAccessLevel {
+    VIEWER
+    EDITOR
+  }
+
+  type DashboardAclEntry {
+    userId: ID!
+    accessLevel: DashboardAccessLevel!
+    grantedBy: ID
+    grantedAt: String!
+  }
+
+  """
+  A dashboard, projected for the caller: shareToken, acl and user (the owner's id) only for callers who
+  may manage its sharing.
+  """
+  type Dashboard {
+    _id: ID!
+    title: String!
+    version: String!
+    image: String
+    datasources: [Object!]!
+    columns: Int!
+    width: String!
+    panes: [Object!]!
+    settings: Object!
+    visibility: DashboardVisibility!
+    shareToken: String
+    shareTokenVersion: Int!
+    "Rises by exactly 1 on every accepted document write."
+    documentRevision: Int!
+    user: ID
+    acl: [DashboardAclEntry!]!
+    isOwner: Boolean!
+    canEdit: Boolean!
+    canManageSharing: Boolean!
+    createdAt: String!
+    updatedAt: String!
+  }
+
+  type DashboardCollaborator {
+    userId: ID!
+    email: String!
+    accessLevel: DashboardAccessLevel!
+    isOwner: Boolean!
+    grantedBy: ID
+    grantedAt: String
+  }
+
+  "A kept document: the eight document fields as they were at that revision."
+  type DashboardRevision {
+    documentRevision: Int!
+    createdAt: String!
+    authorUserId: ID
+    title: String!
+    document: Object!
+  }
+
+  type DatasourceTypeCount {
+    type: String!
+    count: Int!
+  }
+
+  type DatasourceDiagnostics {
+    totalDashboards: Int!
+    totalDatasources: Int!
+    credentialBoundDatasources: Int!
+    externalDashboardDatasources: Int!
+    invalidDatasources: Int!
+    typeCounts: [DatasourceTypeCount!]!
+  }
+
+  input CreateDashboardInput {
+    title: String!
+    version: String!
+    image: String
+    datasources: [Object!]
+    columns: Int
+    width: String
+    panes: [Object!]
+    settings: Object
+    visibility: DashboardVisibility
+  }
+
+  input UpdateDashboardInput {
+    title: String
+    version: String
+    image: String
+    datasources: [Object!]
+    columns: Int
+    width: String
+    panes: [Object!]
+    settings: Object
+    visibility: DashboardVisibility
+    "Required for document updates: the documentRevision the change was made on."
+    expectedDocumentRevision: Int
+  }
+
+  extend type Query {
+    dashboard(_id: ID!): Dashboard
+    dashboardByShareToken(shareToken: String!): Dashboard
+    "Admins: all; others: owned, shared with them, and PUBLIC ones when listing is enabled. Newest first."
+    dashboards: [Dashboard!]!
+    "The owner first, then ACL entries by email."
+    dashboardCollaborators(_id: ID!): [DashboardCollaborator!]!
+    "Newest first, the current revision included; at most 50."
+    dashboardRevisions(_id: ID!): [DashboardRevision!]!
+    "Admins, or service accounts with DATASOURCE_DIAGNOSTICS_READ."
+    adminDatasourceDiagnostics: DatasourceDiagnostics!
+  }
+
+  extend type Mutation {
+    createDashboard(input: CreateDashboardInput!): Dashboard!
+    updateDashboard(_id: ID!, input: UpdateDashboardInput!): Dashboard!
+    deleteDashboard(_id: ID!): Dashboard!
+    setDashboardVisibility(_id: ID!, visibility: DashboardVisibility!): Dashboard!
+    rotateDashboardShareToken(_id: ID!): Dashboard!
+    upsertDashboardAccess(_id: ID!, email: String!, accessLevel: DashboardAccessLevel!): Dashboard!
+    revokeDashboardAccess(_id: ID!, userId: ID!): Dashboard!
+    transferDashboardOwnership(_id: ID!, userId: ID!): Dashboard!
+    restoreDashboardRevision(_id: ID!, documentRevision: Int!, expectedDocumentRevision: Int!): Dashboard!
+  }
+
+  type Subscription {
+    "Every change after the subscription starts, projected for this subscriber; null (then the end) once it is gone or unreadable."
+    dashboard(_id: ID!): Dashboard
+  }
+`;
+
+// Enums travel under their GraphQL names and are stored lowercase (§1): the enum resolvers map them,
+// so resolvers see and return the stored values.
+type IdArgs = { _id: string };
+
+const service = (context: RequestContext) => context.services.dashboards;
+
+// One read of the dashboard per change, shared by all its subscribers (the bus hands each the same object).
+const snapshots = new WeakMap<Change, Map<string, DashboardSnapshot | null>>();
+
+/**
+ * §9: events for one subscriber. Each change of this dashboard (or of the subscriber's account)
+ * re-validates the session, re-reads and re-projects for this subscriber; a lost dashboard ends the
+ * stream after one null.
+ */
+function dashboardEvents(context: RequestContext, id: string) {
+  const { services } = context;
+  const user = requireUser(context);
+  // Throws NOT_FOUND before any event when the dashboard is not readable now.
+  service(context).get(context.principal, id);
+  const current = (): Principal | null => {
+    const stored = services.store.users.byId(user.id);
+    if (!stored?.active || stored.sessionVersion !== user.sessionVersion) return null;
+    return { kind: 'user', user: stored };
+  };
+  const queue = eventQueue<DashboardView | null>(() => unsubscribe());
+  const unsubscribe = services.bus.subscribe((change: Change) => {
+    const relevant =
+      (change.kind === 'dashboard' && change.dashboardId === id) ||
+      (change.kind === 'user' && change.userId === user.id);
+    if (!relevant) return;
+    const principal = current();
+    // A user change reaches subscribers of many dashboards: one snapshot per dashboard.
+    let byDashboard = snapshots.get(change);
+    if (!byDashboard) {
+      byDashboard = new Map();
+      snapshots.set(change, byDashboard);
+    }
+    let snapshot = byDashboard.get(id);
+    if (snapshot === undefined) {
+      snapshot = service(context).snapshot(id);
+      byDashboard.set(id, snapshot);
+    }
+    const view = principal ? service(context).viewOrNull(principal, id, snapshot) : null;
+    queue.push(view);
+    if (!view) queue.end();
+  });
+  return queue.iterator;
+}
+
+type Args<T = object> = IdArgs & T;
+
+export const resolvers = {
+  DashboardAccessLevel: { VIEWER: 'viewer', EDITOR: 'editor' },
+  Query: {
+    dashboard: (_: unknown, args: IdArgs, context: RequestContext) =>
+      service(context).get(context.principal, args._id),
+    dashboardByShareToken: (_: unknown, args: { shareToken: string }, context: RequestContext) =>
+      service(context).byShareToken(context.principal, args.shareToken),
+    dashboards: (_: unknown, __: unknown, context: RequestContext) =>
+      service(context).list(requireUser(context)),
+    dashboardCollaborators: (_: unknown, args: IdArgs, context: RequestContext) =>
+      service(context).collaborators(context.principal, args._id),
+    dashboardRevisions: (_: unknown, args: IdArgs, context: RequestContext) =>
+      service(context).revisions(context.principal, args._id),
+    adminDatasourceDiagnostics: (_: unknown, __: unknown, context: RequestContext) =>
+      service(context).diagnostics(),
+  },
+  Mutation: {
+    createDashboard: (_: unknown, args: { input: DocumentInput }, context: RequestContext) =>
+      service(context).create(requireUser(context), args.input),
+    updateDashboard: (_: unknown, args: Args<{ input: DocumentInput }>, context: RequestContext) =>
+      service(context).update(context.principal, args._id, args.input),
+    deleteDashboard: (_: unknown, args: IdArgs, context: RequestContext) =>
+      service(context).delete(context.principal, args._id),
+    setDashboardVisibility: (_: unknown, args: Args<{ visibility: Visibility }>, context: RequestContext) =>
+      service(context).setVisibility(context.principal, args._id, args.visibility),
+    rotateDashboardShareToken: (_: unknown, args: IdArgs, context: RequestContext) =>
+      service(context).rotateShareToken(context.principal, args._id),
+    upsertDashboardAccess: (
+      _: unknown,
+      args: Args<{ email: string; accessLevel: AccessLevel }>,
+      context: RequestContext,
+    ) =>
+      service(context).upsertAccess(
+        context.principal,
+        args._id,
+        normaliseEmail(args.email),
+        args.accessLevel,
+      ),
+    revokeDashboardAccess: (_: unknown, args: Args<{ userId: string }>, context: RequestContext) =>
+      service(context).revokeAccess(context.principal, args._id, args.userId),
+    transferDashboardOwnership: (_: unknown, args: Args<{ userId: string }>, context: RequestContext) =>
+      service(context).transferOwnership(context.principal, args._id, args.userId),
+    restoreDashboardRevision: (
+      _: unknown,
+      args: Args<{ documentRevision: number; expectedDocumentRevision: number }>,
+      context: RequestContext,
+    ) =>
+      service(context).restoreRevision(
+        context.principal,
+        args._id,
+        args.documentRevision,
+        args.expectedDocumentRevision,
+      ),
+  },
+  Subscription: {
+    dashboard: {
+      subscribe: (_: unknown, args: IdArgs, context: RequestContext) => dashboardEvents(context, args._id),
+      resolve: (payload: DashboardView | null) => payload,
+    },
+  },
+};

@@ -1,0 +1,76 @@
+// Test support: a GraphQL subscription over SSE (yoga's `/graphql` or graphql-sse's `/graphql/stream`,
+// distinct connections), read event by event.
+
+export interface SseEvent {
+  event: string;
+  data: unknown;
+}
+
+export interface Subscription {
+  status: number;
+  /** The next `next` payload, or `'complete'` once the server ends the stream. */
+  next(): Promise<
+    { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] } | 'complete'
+  >;
+  close(): void;
+}
+
+export async function subscribe(
+  baseUrl: string,
+  path: '/graphql' | '/graphql/stream',
+  query: string,
+  variables: Record<string, unknown>,
+  token?: string,
+): Promise<Subscription> {
+  const abort = new AbortController();
+  const response = await fetch(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers: {
+      accept: 'text/event-stream',
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
+    body: JSON.stringify({ query, variables }),
+    signal: abort.signal,
+  });
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const queued: SseEvent[] = [];
+  let finished = false;
+  const readEvent = async (): Promise<SseEvent | null> => {
+    for (;;) {
+      if (queued.length > 0) return queued.shift() as SseEvent;
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let event = 'message';
+        const data: string[] = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) event = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+        }
+        if (data.length === 0 && event === 'message') continue; // keep-alive comment
+        queued.push({ event, data: data.length > 0 && data.join('') ? JSON.parse(data.join('\n')) : null });
+        continue;
+      }
+      if (finished || !reader) return null;
+      const chunk = await reader.read();
+      if (chunk.done) finished = true;
+      else buffer += decoder.decode(chunk.value, { stream: true });
+    }
+  };
+  return {
+    status: response.status,
+    next: async () => {
+      for (;;) {
+        const event = await readEvent();
+        if (!event || event.event === 'complete') return 'complete';
+        if (event.event === 'next' || event.event === 'message')
+          return event.data as { data?: unknown; errors?: { message: string }[] };
+      }
+    },
+    close: () => abort.abort(),
+  };
+}

@@ -1,0 +1,51 @@
+// The from-file operations of spec/winding.md §7 without the transport: the winding door's routes
+// and the sidecar's MCP winding tools (server/mcp/) both run these, so both apply the same path
+// policy, reading rules, output rules and atomic write, in the same order.
+import type { WindingContext } from './context.ts';
+import { HttpError } from './http-error.ts';
+import { readWindDefinition } from './input-file.ts';
+import { defaultOutputPath } from './output-path.ts';
+import { canonicalPath, checkRequestPath } from './paths.ts';
+import { checkOutputTarget, checkPlanInSlices, planResponse, planToFile } from './planning.ts';
+import type { PathRequest, PlanRequest } from './schemas.ts';
+import { simulateFile } from './simulation.ts';
+
+/**
+ * Plans `request.path` into `<input>.gcode` beside it (§7.3). The input rules of §7.2 come first,
+ * all of them: a missing or unreadable input, or one that is not a regular file, is reported as
+ * such even when its output would lie outside the roots. Only then the output rules.
+ */
+export async function planFromFile(request: PlanRequest, { policy, planners }: WindingContext) {
+  const input = await checkRequestPath(request.path, policy);
+  return planners.run(async () => {
+    const definition = await readWindDefinition(input, request.path);
+    const output = await canonicalPath(defaultOutputPath(input));
+    if (!policy.allows(output)) {
+      throw new HttpError(
+        403,
+        `Output path '${output}' is outside the allowed roots. Configure WINDING_ALLOWED_ROOTS to permit additional roots. Current roots: ${policy.rootsText}`,
+      );
+    }
+    await checkOutputTarget(input, output);
+    const summary = await planToFile(definition, output, {
+      axisFormat: request.axis_format,
+      verbose: request.verbose,
+    });
+    return planResponse(summary, output);
+  });
+}
+
+/** Both levels, schema and planning, so a file that validates also plans. */
+export async function validateFromFile(request: PathRequest, { policy, planners }: WindingContext) {
+  const input = await checkRequestPath(request.path, policy);
+  await planners.run(async () => checkPlanInSlices(await readWindDefinition(input, request.path)));
+  return { status: 'ok' as const, path: request.path };
+}
+
+/** Streams the file through the simulator, never holding it whole. */
+export async function simulateFromFile(
+  request: PathRequest,
+  { policy }: Pick<WindingContext, 'policy'>,
+): Promise<Awaited<ReturnType<typeof simulateFile>>> {
+  return simulateFile(await checkRequestPath(request.path, policy), { shown: request.path });
+}
