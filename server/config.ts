@@ -54,6 +54,19 @@ const envSchema = z.object({
     .default('info'),
   MACHINE_REMOTE_CONTROL: flag('MACHINE_REMOTE_CONTROL').default(false),
   TOWPATH_EXIT_WITH_PARENT: flag('TOWPATH_EXIT_WITH_PARENT').default(true),
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== ''),
+    )
+    .refine(
+      (names) => names.every((name) => /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])$/.test(name)),
+      'ALLOWED_HOSTS must be comma-separated host names without ports',
+    )
+    .default([]),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -117,6 +130,11 @@ export interface Config {
   machineRemoteControl: boolean;
   /** `towpath serve` stops when the process that started it is gone (no orphaned core). */
   exitWithParent: boolean;
+  /**
+   * `ALLOWED_HOSTS`: names besides localhost, 127.0.0.1 and [::1] that the local-only routes
+   * (the winding door, machine control, door control) answer to; DNS-rebinding protection.
+   */
+  allowedHosts: string[];
   /** The dashboard API (GraphQL) settings. */
   api: ApiConfig;
   /** Where the task app is and its token: the bridge CLI's own variables (bridge/config.ts). */
@@ -191,6 +209,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     logLevel: e.LOG_LEVEL,
     machineRemoteControl: e.MACHINE_REMOTE_CONTROL,
     exitWithParent: e.TOWPATH_EXIT_WITH_PARENT,
+    allowedHosts: e.ALLOWED_HOSTS,
     tasks: taskHostEnv(env),
     ...loadApiConfig(env),
   };

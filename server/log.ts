@@ -7,3 +7,4 @@ export type { Logger };
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino({ name: 'towpath', level, base: { pid: process.pid } }, destination ?? pino.destination(1));
 }
+

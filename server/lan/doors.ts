@@ -45,7 +45,8 @@ export async function doorsRoutes(
     }
   });
 
-  const localOnly = { preHandler: loopbackOnly(clientAddresses) };
+  // Loopback clients only, addressed by a loopback name (DNS rebinding), checked before the body.
+  const localOnly = { onRequest: loopbackOnly(clientAddresses), config: { localHost: true } };
 
   app.post('/api/doors/winding/stop', localOnly, async (request) => {
     await winding.stop();

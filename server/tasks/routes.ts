@@ -13,6 +13,7 @@ import { compact } from '../../bridge/lists.ts';
 import { BY_TOOL, type OperationResult, runOperation } from '../../bridge/operations.ts';
 import * as s from '../../bridge/schemas.ts';
 import { type ClientAddresses, loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
+import { localRoutes } from '../http/guards.ts';
 
 export interface TaskRoutesOptions {
   /** The bridge's environment (TASK_HOST_URL, TASK_HOST_TOKEN, …), as the bridge CLI reads it. */
@@ -90,6 +91,8 @@ export async function taskRoutes(
     return dataOf(await runOperation(op, input, { client }));
   };
 
+  // Addressed by a loopback name only (DNS rebinding; the door's guards answer 421), from a loopback client only.
+  localRoutes(app);
   app.addHook(
     'onRequest',
     loopbackOnly(clientAddresses, () => false, FORBIDDEN),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp } from '../http/app.ts';
+import { createHttpApp, type HttpTimeouts } from '../http/app.ts';
+import { requestGuards } from '../http/guards.ts';
 import { healthRoute } from '../http/health.ts';
 import { toHttpError } from '../http/http-error.ts';
 import { createPathPolicy } from '../http/paths.ts';
@@ -27,6 +28,12 @@ export interface WindingDoorOptions {
   machine: MachineController;
   /** The record of folders plans are written to (start-up cleans their stale temporary files). */
   outputFolders: OutputFolders;
+  /** `ALLOWED_HOSTS`: names besides the loopback ones this door answers to. */
+  allowedHosts?: readonly string[];
+  /** `CORS_ORIGINS`: origins besides the door's own that may post to it. */
+  corsOrigins?: readonly string[];
+  /** Tests shorten the client timeouts; the defaults otherwise. */
+  timeouts?: HttpTimeouts;
 }
 
 /** Every method fastify routes; a known path answers the ones it does not serve with 405. */
@@ -34,10 +41,15 @@ const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as 
 
 /** The winding door: the loopback HTTP service for headless automation (spec/winding.md §7). */
 export async function buildWindingDoor(options: WindingDoorOptions): Promise<FastifyInstance> {
-  const app = createHttpApp(options.logger, 'winding', (error) => {
-    const known = toHttpError(error);
-    return known && { status: known.status, body: { detail: known.message } };
-  });
+  const app = createHttpApp(
+    options.logger,
+    'winding',
+    (error) => {
+      const known = toHttpError(error);
+      return known && { status: known.status, body: { detail: known.message } };
+    },
+    options.timeouts,
+  );
   // Closing the door (a stop, SIGTERM) aborts every plan at its next slice rather than finishing
   // a file nobody will receive.
   const stopping = new AbortController();
@@ -53,6 +65,14 @@ export async function buildWindingDoor(options: WindingDoorOptions): Promise<Fas
   };
   const examples = await prepareExamples(options.dataDir, options.resourcesDir, options.logger);
 
+  // Every route reads files or moves the machine: loopback Host names only, own origin only. A
+  // wrong content type is answered by the routes themselves with the spec's 400 (winding §7.1).
+  requestGuards(app, {
+    hosts: 'loopback',
+    allowedHosts: options.allowedHosts ?? [],
+    corsOrigins: options.corsOrigins ?? [],
+    requireJson: false,
+  });
   acceptRawBodies(app);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
 
