@@ -7,4 +7,3 @@ export type { Logger };
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino({ name: 'towpath', level, base: { pid: process.pid } }, destination ?? pino.destination(1));
 }
-

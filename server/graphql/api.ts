@@ -87,6 +87,7 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       clientAddresses: new ClientAddresses(
         { hops: config.trustProxyHops, trustedProxies: config.trustedProxies },
         logger,
+        clock,
       ),
       audit,
       metrics,

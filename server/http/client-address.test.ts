@@ -76,7 +76,7 @@ describe('client addresses (§5.6)', () => {
     addresses.resolve('127.0.0.1', '');
     expect(warnings).toHaveLength(2);
     expect(warnings[1]).toEqual([
-      { forwardedFor: '', hops: 2, suppressedSinceLast: 500 },
+      { forwardedFor: '', hops: 2, suppressed: 500 },
       'X-Forwarded-For does not match API_TRUST_PROXY_HOPS; using the socket address',
     ]);
   });

@@ -140,7 +140,7 @@ export class ClientAddresses {
       return;
     }
     this.#logger?.warn(
-      { forwardedFor, hops: this.#hops, suppressedSinceLast: this.#suppressed },
+      { forwardedFor, hops: this.#hops, ...(this.#suppressed > 0 ? { suppressed: this.#suppressed } : {}) },
       'X-Forwarded-For does not match API_TRUST_PROXY_HOPS; using the socket address',
     );
     this.#lastWarning = now;

@@ -10,9 +10,9 @@ import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
 import { type ClientAddresses, loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
+import { localRoutes } from '../http/guards.ts';
 import { HttpError } from '../http/http-error.ts';
 import { checkRequestPath, createPathPolicy } from '../http/paths.ts';
-import { localRoutes } from '../http/guards.ts';
 import type { MachineController } from './controller.ts';
 import { throttleProgress } from './event-throttle.ts';
 
