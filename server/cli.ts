@@ -128,6 +128,7 @@ function processIo(): CliIo {
     stderr: (text) => process.stderr.write(text),
     // A bar only when a person watches: with either stream piped or redirected, none is drawn.
     progress: process.stdout.isTTY ? process.stderr : undefined,
+    onParentExit: watchParent,
     onStopSignal: (handler) => {
       process.on('SIGINT', handler);
       process.on('SIGTERM', handler);
@@ -139,9 +140,43 @@ function processIo(): CliIo {
   };
 }
 
+/** How often the parent process is looked for. */
+const PARENT_POLL_MS = 1000;
+
+/**
+ * Calls `handler` once the process that started this one is gone: it then has a new parent (init
+ * or a subreaper) or none at all. A process started by init itself (a service) has no parent to
+ * lose, so nothing is watched.
+ */
+function watchParent(handler: () => void): () => void {
+  const parent = process.ppid;
+  if (parent <= 1) return () => {};
+  const timer = setInterval(() => {
+    // Unix gives an orphan a new parent; Windows keeps the old id, so ask whether it still exists
+    // (EPERM: it does, as another user's). Written here rather than imported: `--help` loads no
+    // module beyond the command table.
+    let gone = process.ppid !== parent;
+    try {
+      if (!gone) process.kill(parent, 0);
+    } catch (error) {
+      gone = (error as NodeJS.ErrnoException).code !== 'EPERM';
+    }
+    if (!gone) return;
+    clearInterval(timer);
+    handler();
+  }, PARENT_POLL_MS);
+  // Never the reason the process stays alive.
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** After a command has answered, anything still open (a closing socket, a port) gets this long. */
+const EXIT_GRACE_MS = 250;
+
 if (import.meta.main) {
   // Compiled modules are cached on disk between runs (keyed by their text), so a command's modules
   // are stripped of types and compiled once, not at every start.
   enableCompileCache();
   process.exitCode = await main(process.argv.slice(2));
+  setTimeout(() => process.exit(), EXIT_GRACE_MS).unref();
 }

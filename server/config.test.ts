@@ -106,6 +106,7 @@ describe('loadConfig: dashboard API (spec §18)', () => {
       userLimit: 0,
       login: { maxAttempts: 5, ipMaxAttempts: 20, windowSeconds: 300, lockSeconds: 300 },
       trustProxyHops: 0,
+      trustedProxies: ['127.0.0.0/8', '::1/128'],
       datasource: {
         mintUserPerMinute: 60,
         mintPublicIpPerMinute: 30,
@@ -138,6 +139,7 @@ describe('loadConfig: dashboard API (spec §18)', () => {
         GRAPHIQL: '1',
         CORS_ORIGINS: 'http://a.example, http://b.example',
         API_TRUST_PROXY_HOPS: '2',
+        TRUSTED_PROXIES: ' 10.0.0.5, 192.168.0.0/16 ,fd00::/8,',
         JWT_SECRET: 's'.repeat(32),
       },
       linux,
@@ -146,6 +148,7 @@ describe('loadConfig: dashboard API (spec §18)', () => {
     expect(api.bootstrapAdmin).toEqual({ email: 'boss@example.com', password: 'Str0ng-password!' });
     expect([api.policyEditLock, api.graphiql, api.trustProxyHops]).toEqual([true, true, 2]);
     expect(api.corsOrigins).toEqual(['http://a.example', 'http://b.example']);
+    expect(api.trustedProxies).toEqual(['10.0.0.5', '192.168.0.0/16', 'fd00::/8']);
     expect(api.configuredSecrets).toEqual({ JWT_SECRET: 's'.repeat(32) });
   });
 
@@ -164,6 +167,18 @@ describe('loadConfig: dashboard API (spec §18)', () => {
     [
       { API_TRUST_PROXY_HOPS: '17' },
       'invalid API_TRUST_PROXY_HOPS="17": API_TRUST_PROXY_HOPS must be an integer between 0 and 16',
+    ],
+    [
+      { TRUSTED_PROXIES: '10.0.0.1, proxy.lan' },
+      'invalid TRUSTED_PROXIES="10.0.0.1, proxy.lan": TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges ("proxy.lan" is neither)',
+    ],
+    [
+      { TRUSTED_PROXIES: '10.0.0.0/33' },
+      'invalid TRUSTED_PROXIES="10.0.0.0/33": TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges ("10.0.0.0/33" is neither)',
+    ],
+    [
+      { TRUSTED_PROXIES: '[::1]:80' },
+      'invalid TRUSTED_PROXIES="[::1]:80": TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges ("[::1]:80" is neither)',
     ],
     [
       { POLICY_EDIT_LOCK: 'yes' },

@@ -6,8 +6,8 @@ import { type BridgeEnv, bridgeEnvOf, parseHostSettings } from '../bridge/config
 import { BridgeError } from '../bridge/errors.ts';
 import { INVALID_EMAIL, isValidEmail, normaliseEmail } from './auth/email.ts';
 import { isStrongPassword, WEAK_PASSWORD } from './auth/password-policy.ts';
-
 import { defaultDataDir, type Env, hostPlatform, type Platform } from './data-dir-default.ts';
+import { DEFAULT_TRUSTED_PROXIES, parseProxyRange } from './http/client-address.ts';
 
 export { defaultDataDir, type Env, type Platform };
 
@@ -55,6 +55,20 @@ const envSchema = z.object({
     .default('info'),
   MACHINE_REMOTE_CONTROL: flag('MACHINE_REMOTE_CONTROL').default(false),
   MACHINE_PORT: port('MACHINE_PORT').default(8002),
+  TOWPATH_EXIT_WITH_PARENT: flag('TOWPATH_EXIT_WITH_PARENT').default(true),
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== ''),
+    )
+    .refine(
+      (names) => names.every((name) => /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])$/.test(name)),
+      'ALLOWED_HOSTS must be comma-separated host names without ports',
+    )
+    .default([]),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -78,6 +92,8 @@ export interface ApiConfig {
   userLimit: number;
   login: { maxAttempts: number; ipMaxAttempts: number; windowSeconds: number; lockSeconds: number };
   trustProxyHops: number;
+  /** `TRUSTED_PROXIES`: IPs or CIDR ranges whose `X-Forwarded-For` is believed (§5.6). */
+  trustedProxies: string[];
   datasource: {
     mintUserPerMinute: number;
     mintPublicIpPerMinute: number;
@@ -119,6 +135,13 @@ export interface Config {
    * `<data dir>/machine.json`, so when MACHINE_PORT is not set and 8002 is taken, any free port does.
    */
   machine: { host: '127.0.0.1'; port: number; portFixed: boolean };
+  /** `towpath serve` stops when the process that started it is gone (no orphaned core). */
+  exitWithParent: boolean;
+  /**
+   * `ALLOWED_HOSTS`: names besides localhost, 127.0.0.1 and [::1] that the local-only routes
+   * (the winding door, machine control, door control) answer to; DNS-rebinding protection.
+   */
+  allowedHosts: string[];
   /** The dashboard API (GraphQL) settings. */
   api: ApiConfig;
   /** Where the task app is and its token: the bridge CLI's own variables (bridge/config.ts). */
@@ -179,6 +202,8 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     logLevel: e.LOG_LEVEL,
     machineRemoteControl: e.MACHINE_REMOTE_CONTROL,
     machine: { host: '127.0.0.1', port: e.MACHINE_PORT, portFixed: 'MACHINE_PORT' in present },
+    exitWithParent: e.TOWPATH_EXIT_WITH_PARENT,
+    allowedHosts: e.ALLOWED_HOSTS,
     tasks: taskHostEnv(env),
     ...loadApiConfig(env),
   };
@@ -233,6 +258,21 @@ function loadApiConfig(env: Env): { api: ApiConfig; warnings: string[] } {
     );
   }
 
+  const proxiesRaw = value('TRUSTED_PROXIES');
+  const trustedProxies =
+    proxiesRaw === undefined
+      ? [...DEFAULT_TRUSTED_PROXIES]
+      : proxiesRaw
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== '');
+  const badProxy = trustedProxies.find((entry) => parseProxyRange(entry) === null);
+  if (badProxy !== undefined || trustedProxies.length === 0) {
+    throw new ConfigError(
+      `invalid TRUSTED_PROXIES=${JSON.stringify(proxiesRaw)}: TRUSTED_PROXIES must be comma-separated IP addresses or CIDR ranges (${JSON.stringify(badProxy ?? '')} is neither)`,
+    );
+  }
+
   let bootstrapAdmin: ApiConfig['bootstrapAdmin'] = null;
   if (bool('CREATE_ADMIN')) {
     const email = value('ADMIN_EMAIL');
@@ -282,6 +322,7 @@ function loadApiConfig(env: Env): { api: ApiConfig; warnings: string[] } {
       lockSeconds: int('AUTH_LOGIN_LOCK_SECONDS', 300, 1, 86_400),
     },
     trustProxyHops: hopsRaw === undefined ? 0 : Number(hopsRaw),
+    trustedProxies,
     datasource: {
       mintUserPerMinute: int('DATASOURCE_TOKEN_MINT_RATE_LIMIT_USER_PER_MIN', 60, 1, 10_000),
       mintPublicIpPerMinute: int('DATASOURCE_TOKEN_MINT_RATE_LIMIT_PUBLIC_IP_PER_MIN', 30, 1, 10_000),

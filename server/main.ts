@@ -2,13 +2,16 @@ import type { HostTimings } from '../engine/machine/host.ts';
 import type { Config } from './config.ts';
 import { openDataDir } from './data-dir.ts';
 import { type DashboardApi, type DashboardApiOptions, openDashboardApi } from './graphql/api.ts';
+import type { HttpTimeouts } from './http/app.ts';
 import { Door } from './http/door.ts';
+import { createPathPolicy } from './http/paths.ts';
 import { buildLanDoor } from './lan/door.ts';
 import { createLogger, type Logger } from './log.ts';
 import { signedInUser } from './machine/forward.ts';
 import { MachineLink } from './machine/supervisor.ts';
 import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
+import { OutputFolders } from './winding/output-folders.ts';
 import { announceWorkstation } from './workstation-file.ts';
 
 export interface WorkstationUrls {
@@ -39,6 +42,8 @@ export interface StartOptions {
   dashboardApi?: Pick<DashboardApiOptions, 'clock' | 'argon2Cost' | 'passwords' | 'serviceAccounts'>;
   /** Test hooks for a machine process this core starts: shorter protocol timings. */
   machine?: { timings?: Partial<HostTimings> };
+  /** Test hook: shorter client timeouts for both doors. */
+  httpTimeouts?: HttpTimeouts;
 }
 
 /**
@@ -76,6 +81,9 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   const located = machine.locate();
   located.catch(() => {});
   const { services } = dashboardApi;
+  // Temporary plan files a crash left behind, in the folders plans went to (within today's roots).
+  const outputFolders = await OutputFolders.open(dataDir, logger);
+  await outputFolders.removeStaleTemporaries(await createPathPolicy(config.winding.allowedRoots));
 
   const winding = new Door('winding', config.winding, () =>
     buildWindingDoor({
@@ -84,6 +92,10 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       resourcesDir: config.resourcesDir,
       allowedRoots: config.winding.allowedRoots,
       machine,
+      outputFolders,
+      allowedHosts: config.allowedHosts,
+      corsOrigins: config.api.corsOrigins,
+      timeouts: options.httpTimeouts,
     }),
   );
   const lan = new Door('LAN', config.lan, () =>
@@ -91,12 +103,15 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       logger,
       rendererDir: config.rendererDir,
       winding,
+      clientAddresses: dashboardApi.services.clientAddresses,
       graphql: dashboardApi.register,
       machine: {
         machineUrl: () => machine.url,
         allowRemote: () => config.machineRemoteControl,
         isSignedIn: signedInUser(services),
       },
+      guards: { allowedHosts: config.allowedHosts, corsOrigins: config.api.corsOrigins },
+      timeouts: options.httpTimeouts,
       tasks: config.tasks,
     }),
   );

@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../server/config.ts';
 import { startWorkstation } from '../../server/main.ts';
 import { postLoad } from './load.ts';
-import type { Bench } from './report.ts';
+import { type Bench, median } from './report.ts';
 
 const CONNECTIONS = 32;
 const LOAD_SECONDS = 5;
@@ -58,14 +58,6 @@ async function startHelloServer(): Promise<{ url: string; server: Server }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/graphql`, server };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? Number.NaN)
-    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
 }
 
 export const bench: Bench = async (report) => {

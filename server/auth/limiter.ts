@@ -13,7 +13,7 @@ export interface LoginThrottleSettings {
   lockSeconds: number;
 }
 
-const KEY_NAMES = ['email_ip', 'ip'] as const;
+const KEY_NAMES = ['email_ip', 'ip', 'email'] as const;
 export type ThrottleKeyName = (typeof KEY_NAMES)[number];
 
 export interface ThrottleCheck {
@@ -48,30 +48,37 @@ export class LoginThrottle {
     return {
       email_ip: this.#hasher.hash('limiter', `login:email-ip:${email} ${ip}`),
       ip: this.#hasher.hash('limiter', `login:ip:${ip}`),
+      email: this.#hasher.hash('limiter', `login:email:${email}`),
     };
   }
 
   /**
    * Runs one sign-in attempt (check, password verification, count) after every earlier attempt
-   * from the same client IP has finished. The password check awaits the KDF between the throttle
-   * check and the count; without this queue a burst of parallel attempts would all pass the check
-   * before the first failure is counted and so get far more than the allowed guesses. Every
-   * email+IP key belongs to exactly one IP key, so one queue per IP serialises both.
+   * from the same client IP, and every earlier attempt on the same email, has finished. The
+   * password check awaits the KDF between the throttle check and the count; without these queues
+   * a burst of parallel attempts would all pass the check before the first failure is counted and
+   * so get far more than the allowed guesses. Every email+IP key belongs to exactly one IP key and
+   * one email key, so the two queues serialise all three. They are always entered IP first, so no
+   * two attempts can wait on each other.
    */
-  async exclusive<T>(ip: string, attempt: () => Promise<T>): Promise<T> {
-    const previous = this.#queues.get(ip) ?? Promise.resolve();
+  exclusive<T>(email: string, ip: string, attempt: () => Promise<T>): Promise<T> {
+    return this.#queued(`ip ${ip}`, () => this.#queued(`email ${email}`, attempt));
+  }
+
+  async #queued<T>(queue: string, attempt: () => Promise<T>): Promise<T> {
+    const previous = this.#queues.get(queue) ?? Promise.resolve();
     let release = () => {};
     const done = new Promise<void>((resolve) => {
       release = resolve;
     });
     const tail = previous.then(() => done);
-    this.#queues.set(ip, tail);
+    this.#queues.set(queue, tail);
     await previous;
     try {
       return await attempt();
     } finally {
       release();
-      if (this.#queues.get(ip) === tail) this.#queues.delete(ip);
+      if (this.#queues.get(queue) === tail) this.#queues.delete(queue);
     }
   }
 
@@ -97,7 +104,7 @@ export class LoginThrottle {
     );
   }
 
-  /** Counts a failure on both keys; returns the keys this failure locked. */
+  /** Counts a failure on every key; returns the keys this failure locked. */
   recordFailure(email: string, ip: string): ThrottleKeyName[] {
     const keys = this.#keys(email, ip);
     const now = this.#clock();
@@ -105,6 +112,8 @@ export class LoginThrottle {
     const limits: Record<ThrottleKeyName, number> = {
       email_ip: this.#settings.maxAttempts,
       ip: this.#settings.ipMaxAttempts,
+      // Holds however the client address varies, yet stays above what one client may try.
+      email: 3 * this.#settings.maxAttempts,
     };
     return this.#guard(() =>
       this.#store.transaction(() => {
@@ -147,6 +156,62 @@ export class LoginThrottle {
   #guard<T>(work: () => T): T {
     try {
       return work();
+    } catch (error) {
+      throw new LimiterUnavailable('security limiter storage failed', { cause: error });
+    }
+  }
+}
+
+export interface QuotaKey {
+  /** The key as text; stored only as `H("limiter", key)`. */
+  key: string;
+  /** Requests acted on per window. */
+  limit: number;
+}
+
+/**
+ * Fixed-window request quotas on the security limiter (§16), for anonymous operations that must
+ * not be repeated without bound. One check-and-count is one synchronous transaction.
+ */
+export class RequestQuota {
+  readonly #store: Store;
+  readonly #hasher: TokenHasher;
+  readonly #clock: Clock;
+
+  constructor(store: Store, hasher: TokenHasher, clock: Clock) {
+    this.#store = store;
+    this.#hasher = hasher;
+    this.#clock = clock;
+  }
+
+  /**
+   * Counts one request against every key when all of them have room, and answers whether they
+   * had. A refused request writes nothing, so a flood beyond the limit costs no storage.
+   */
+  take(keys: QuotaKey[], windowSeconds: number): boolean {
+    const now = this.#clock();
+    const hashed = keys.map(({ key, limit }) => ({ keyHash: this.#hasher.hash('limiter', key), limit }));
+    try {
+      return this.#store.transaction(() => {
+        const counts = hashed.map(({ keyHash, limit }) => {
+          const row = this.#store.limiter.get(keyHash);
+          const startedAt = row ? Date.parse(row.windowStartedAt) : Number.NaN;
+          const current = row && now - startedAt < windowSeconds * 1000;
+          return { keyHash, limit, count: current ? row.count : 0, startedAt: current ? startedAt : now };
+        });
+        if (counts.some(({ count, limit }) => count >= limit)) return false;
+        for (const { keyHash, count, startedAt } of counts) {
+          this.#store.limiter.put({
+            keyHash,
+            count: count + 1,
+            windowStartedAt: iso(startedAt),
+            lockUntil: null,
+            reported: false,
+            expiresAt: iso(startedAt + windowSeconds * 1000),
+          });
+        }
+        return true;
+      });
     } catch (error) {
       throw new LimiterUnavailable('security limiter storage failed', { cause: error });
     }

@@ -12,6 +12,11 @@ export interface CliIo {
   progress?: ProgressStream;
   /** Registers a handler for SIGINT/SIGTERM; returns a function that removes it. */
   onStopSignal: (handler: (signal: string) => void) => () => void;
+  /**
+   * Registers a handler for the parent process going away (checked every second); returns a
+   * function that removes it. Absent where there is no parent to watch.
+   */
+  onParentExit?: (handler: () => void) => () => void;
 }
 
 /** A command's code; its summary and usage line live in server/cli.ts, which loads it on demand. */

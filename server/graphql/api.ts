@@ -1,20 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import { ResetRequests } from '../accounts/reset-requests.ts';
 import { AuditLog } from '../auth/audit-log.ts';
-import { LoginThrottle } from '../auth/limiter.ts';
+import { LoginThrottle, RequestQuota } from '../auth/limiter.ts';
 import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
 import { NO_SERVICE_ACCOUNTS, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import { SessionTokens } from '../auth/sessions.ts';
+import { SetupCode } from '../auth/setup-code.ts';
 import { type Clock, iso, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { ChangeBus } from '../dashboards/bus.ts';
 import { DashboardService } from '../dashboards/service.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
+import { ClientAddresses } from '../http/client-address.ts';
 import type { Logger } from '../log.ts';
 import { loadSecrets, type Secrets } from '../secrets.ts';
 import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
 import { newUserRow } from './modules/accounts.ts';
+import { actOnResetRequests } from './modules/password-resets.ts';
 import { readPolicy } from './modules/policy.ts';
 import { createGraphqlStream } from './stream.ts';
 import { createGraphqlServer, graphqlRoutes } from './yoga.ts';
@@ -38,6 +42,8 @@ export interface DashboardApi {
   services: ApiServices;
   secrets: Secrets;
   database: Database;
+  /** Removes expired limiter rows and dead reset tokens; runs at start and then hourly. */
+  prune(): void;
   /** Registers `/graphql` and `/health` on a fastify instance (the LAN door). */
   register(app: FastifyInstance): Promise<void>;
   close(): void;
@@ -57,6 +63,11 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     const store = new Store(database);
     const metrics = new RuntimeMetrics(clock);
     const tokens = new TokenHasher(secrets.TOKEN_PEPPER);
+    // CREATE_ADMIN makes (or finds) the first user below, so no setup code is needed then.
+    const setupCode = await SetupCode.open(
+      dataDir,
+      config.bootstrapAdmin !== null || store.users.count() > 0,
+    );
     const audit = new AuditLog(store, clock, logger, () => {
       metrics.auditWriteFailureCount += 1;
     });
@@ -68,6 +79,16 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       sessions: new SessionTokens(secrets.JWT_SECRET, config.jwtExpirationSeconds, clock),
       tokens,
       throttle: new LoginThrottle(store, tokens, config.login, clock),
+      resetRequests: new ResetRequests(
+        new RequestQuota(store, tokens, clock),
+        (emails) => actOnResetRequests(services, emails),
+        logger,
+      ),
+      clientAddresses: new ClientAddresses(
+        { hops: config.trustProxyHops, trustedProxies: config.trustedProxies },
+        logger,
+        clock,
+      ),
       audit,
       metrics,
       bus,
@@ -79,13 +100,15 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       ),
       clock,
       logger,
+      setupCode,
     };
     await bootstrapAdmin(services);
     const prune = () => {
       try {
         store.limiter.pruneExpired(iso(clock()));
+        store.passwordResets.pruneDead(iso(clock()));
       } catch (error) {
-        logger.warn({ err: error }, 'pruning the security limiter failed');
+        logger.warn({ err: error }, 'pruning expired limiter rows and reset tokens failed');
       }
     };
     prune();
@@ -97,11 +120,13 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       services,
       secrets,
       database,
+      prune,
       register: async (app) => {
         await app.register(graphqlRoutes(yoga, services, stream));
       },
       close: () => {
         clearInterval(timer);
+        services.resetRequests.close();
         database.close();
       },
     };

@@ -1,14 +1,17 @@
+import type { ResetRequests } from '../accounts/reset-requests.ts';
 import type { AuditLog } from '../auth/audit-log.ts';
 import type { LoginThrottle } from '../auth/limiter.ts';
 import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { SessionTokens } from '../auth/sessions.ts';
+import type { SetupCode } from '../auth/setup-code.ts';
 import type { Clock, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import type { ChangeBus } from '../dashboards/bus.ts';
 import type { DashboardService } from '../dashboards/service.ts';
 import type { UserRow } from '../db/repositories/users.ts';
 import type { Store } from '../db/store.ts';
+import type { ClientAddresses } from '../http/client-address.ts';
 import type { Logger } from '../log.ts';
 import { ADMIN_ROLE_REQUIRED, forbidden, unauthenticated } from './errors.ts';
 import type { GatewayMetricsSource, RuntimeMetrics } from './metrics.ts';
@@ -21,6 +24,10 @@ export interface ApiServices {
   sessions: SessionTokens;
   tokens: TokenHasher;
   throttle: LoginThrottle;
+  /** `requestPasswordReset` behind its quota, acted on in batches (issue #10, item 5). */
+  resetRequests: ResetRequests;
+  /** §5.6, shared with the LAN door's loopback-only routes. */
+  clientAddresses: ClientAddresses;
   audit: AuditLog;
   metrics: RuntimeMetrics;
   /** The dashboard rules (server/dashboards). */
@@ -31,6 +38,8 @@ export interface ApiServices {
   gatewayMetrics: GatewayMetricsSource;
   clock: Clock;
   logger: Logger;
+  /** §6.1: the first-run setup code while nobody has an account. */
+  setupCode: SetupCode;
 }
 
 /** Per request. */

@@ -120,6 +120,62 @@ describe('login throttle', () => {
     expect(locked[0]?.metadata).toMatchObject({ ip: '10.0.0.1' });
   });
 
+  it('believes X-Forwarded-For only from a trusted proxy, so a direct client cannot rotate it', async () => {
+    // Hops are configured, but the test client is not the proxy TRUSTED_PROXIES names.
+    f = await startFixture({ API_TRUST_PROXY_HOPS: '1', TRUSTED_PROXIES: '192.0.2.10' });
+    for (let i = 1; i <= 5; i += 1) {
+      await attempt('viewer@towpath.test', 'Wr0ng-password!', { 'x-forwarded-for': `10.0.0.${i}` });
+    }
+    const sixth = await attempt('viewer@towpath.test', PASSWORD, { 'x-forwarded-for': '10.0.0.99' });
+    expect(errorCode(sixth)).toBe('TOO_MANY_REQUESTS');
+    expect((await auditActions('auth.login.locked'))[0]?.metadata).toMatchObject({
+      key: 'email_ip',
+      ip: '127.0.0.1',
+    });
+  });
+
+  it('locks the email after 3 × AUTH_LOGIN_MAX_ATTEMPTS failures however the client address varies', async () => {
+    // Through a trusted proxy every guess may come from a new address: only the email key holds.
+    f = await startFixture({ API_TRUST_PROXY_HOPS: '1' });
+    const from = (i: number) => ({ 'x-forwarded-for': `10.${(i >> 8) & 255}.${i & 255}.7` });
+    for (let i = 1; i <= 15; i += 1) {
+      const answer = await attempt('admin@towpath.test', 'Wr0ng-password!', from(i));
+      expect(answer.errors?.[0]?.message, `guess ${i}`).toBe('Invalid credentials');
+    }
+    const right = await attempt('admin@towpath.test', PASSWORD, from(16));
+    expect(right.errors?.[0]?.extensions).toEqual({ code: 'TOO_MANY_REQUESTS', retryAfterSeconds: 300 });
+    expect(await auditActions('auth.login.locked')).toEqual([
+      {
+        action: 'auth.login.locked',
+        metadata: { key: 'email', email: 'admin@towpath.test', ip: '10.0.15.7', lockSeconds: 300 },
+      },
+    ]);
+    // Other accounts are not affected; the lock runs out with its time.
+    expect((await attempt('editor@towpath.test', PASSWORD, from(17))).errors).toBeUndefined();
+    f.clock.advance(300_000);
+    expect((await attempt('admin@towpath.test', PASSWORD, from(18))).errors).toBeUndefined();
+  });
+
+  it('a parallel burst from rotating addresses gets no more than 3 × AUTH_LOGIN_MAX_ATTEMPTS guesses', async () => {
+    let verifications = 0;
+    const slow = await spiedHasher(async (stored, password, verify) => {
+      verifications += 1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return verify(stored, password);
+    });
+    f = await startFixture({ API_TRUST_PROXY_HOPS: '1' }, { dashboardApi: { passwords: slow } });
+    verifications = 0;
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        attempt('admin@towpath.test', 'Wr0ng-password!', { 'x-forwarded-for': `10.1.${i}.1` }),
+      ),
+    );
+    const codes = answers.map((answer) => errorCode(answer));
+    expect(codes.filter((code) => code === 'UNAUTHENTICATED')).toHaveLength(15);
+    expect(codes.filter((code) => code === 'TOO_MANY_REQUESTS')).toHaveLength(25);
+    expect(verifications).toBe(15);
+  });
+
   it('success clears the email+IP count', async () => {
     f = await startFixture();
     for (let i = 0; i < 4; i += 1) await attempt('viewer@towpath.test', 'Wr0ng-password!');
@@ -173,7 +229,8 @@ describe('login throttle', () => {
         key_hash: string;
         count: number;
       }[];
-      expect(rows).toHaveLength(2);
+      // email+IP, IP and email.
+      expect(rows).toHaveLength(3);
       for (const row of rows) {
         expect(row.key_hash).toMatch(/^[0-9a-f]{64}$/);
         expect(row.count).toBe(1);

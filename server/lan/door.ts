@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { BridgeEnv } from '../../bridge/config.ts';
-import { createHttpApp } from '../http/app.ts';
+import { createHttpApp, type HttpTimeouts } from '../http/app.ts';
+import type { ClientAddresses } from '../http/client-address.ts';
 import type { Door } from '../http/door.ts';
+import { requestGuards } from '../http/guards.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
 import { type MachineForwardOptions, machineForwardRoutes } from '../machine/forward.ts';
@@ -13,10 +15,16 @@ export interface LanDoorOptions {
   logger: Logger;
   rendererDir: string;
   winding: Door;
+  /** How clients are told apart (§5.6): the dashboard API's, so both judge a request alike. */
+  clientAddresses?: ClientAddresses;
   /** Mounts the dashboard GraphQL API (`/graphql`, `/health`) when given. */
   graphql?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* (forwarded to the machine process) for the renderer when given. */
   machine?: MachineForwardOptions;
+  /** `ALLOWED_HOSTS` and `CORS_ORIGINS` for the door's request guards; none by default. */
+  guards?: { allowedHosts: readonly string[]; corsOrigins: readonly string[] };
+  /** Tests shorten the client timeouts; the defaults otherwise. */
+  timeouts?: HttpTimeouts;
   /** Mounts /api/tasks/* (the operator's task app, loopback only) when given the bridge's env. */
   tasks?: BridgeEnv;
 }
@@ -26,16 +34,21 @@ export async function buildLanDoor({
   logger,
   rendererDir,
   winding,
+  clientAddresses,
   graphql,
   machine,
+  guards = { allowedHosts: [], corsOrigins: [] },
+  timeouts,
   tasks,
 }: LanDoorOptions): Promise<FastifyInstance> {
-  const app = createHttpApp(logger, 'lan');
+  const app = createHttpApp(logger, 'lan', undefined, timeouts);
+  // First, so every route below (GraphQL included) is behind them.
+  requestGuards(app, { hosts: 'any', ...guards });
   await app.register(healthRoute);
-  await app.register(doorsRoutes, { winding });
+  await app.register(doorsRoutes, { winding, clientAddresses });
   if (graphql) await graphql(app);
-  if (machine) await app.register(machineForwardRoutes, machine);
-  if (tasks) await app.register(taskRoutes, { env: tasks });
+  if (machine) await app.register(machineForwardRoutes, { ...machine, clientAddresses });
+  if (tasks) await app.register(taskRoutes, { env: tasks, clientAddresses });
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });
   return app;

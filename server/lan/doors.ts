@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { StartupError } from '../errors.ts';
+import { type ClientAddresses, loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
 import type { Door } from '../http/door.ts';
-import { loopbackOnly } from '../http/loopback.ts';
 
 /** How long the LAN door waits for the winding door before calling it unreachable. */
 export const WINDING_PROBE_TIMEOUT_MS = 1000;
 
 export interface DoorsRoutesOptions {
   winding: Door;
+  /** How clients are told apart (§5.6); socket addresses only when not given. */
+  clientAddresses?: ClientAddresses;
 }
 
 /**
@@ -16,7 +18,10 @@ export interface DoorsRoutesOptions {
  * Stopping and starting the winding door (shutting out automation scripts while an operator works
  * at the machine) is allowed only from the workstation itself.
  */
-export async function doorsRoutes(app: FastifyInstance, { winding }: DoorsRoutesOptions) {
+export async function doorsRoutes(
+  app: FastifyInstance,
+  { winding, clientAddresses = SOCKET_ADDRESSES }: DoorsRoutesOptions,
+) {
   const doorState = () => ({ url: winding.url, running: winding.running });
 
   app.get('/api/doors', async () => ({ winding: doorState() }));
@@ -40,7 +45,8 @@ export async function doorsRoutes(app: FastifyInstance, { winding }: DoorsRoutes
     }
   });
 
-  const localOnly = { preHandler: loopbackOnly() };
+  // Loopback clients only, addressed by a loopback name (DNS rebinding), checked before the body.
+  const localOnly = { onRequest: loopbackOnly(clientAddresses), config: { localHost: true } };
 
   app.post('/api/doors/winding/stop', localOnly, async (request) => {
     await winding.stop();

@@ -18,7 +18,7 @@ import {
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import type { SessionTokens } from '../auth/sessions.ts';
 import type { Store } from '../db/store.ts';
-import { isLoopbackAddress, loopbackOnly } from '../http/loopback.ts';
+import { type ClientAddresses, loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
 
 export interface MachineForwardOptions {
   /** The machine door's URL now (it changes if the machine process is restarted on port 0). */
@@ -27,6 +27,8 @@ export interface MachineForwardOptions {
   allowRemote: () => boolean;
   /** True when the Authorization header is a signed-in user's. */
   isSignedIn: (authorization: string | undefined) => Promise<boolean>;
+  /** How clients are told apart (trusted proxies, §5.6); socket addresses when absent. */
+  clientAddresses?: ClientAddresses;
 }
 
 /** Request headers passed on; the rest (cookies, credentials, Origin, Host) stay at this door. */
@@ -52,9 +54,13 @@ export async function machineForwardRoutes(app: FastifyInstance, options: Machin
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  const controlOnly = loopbackOnly(options.allowRemote);
+  const addresses = options.clientAddresses ?? SOCKET_ADDRESSES;
+  const controlOnly = loopbackOnly(addresses, options.allowRemote);
+  // Control routes answer only requests addressed to a loopback name (DNS rebinding: the door's
+  // guards answer 421); with MACHINE_REMOTE_CONTROL=1 also to an IP address.
+  const localHost = () => !options.allowRemote();
   const readable = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (options.allowRemote() || isLoopbackAddress(request.socket.remoteAddress)) return;
+    if (options.allowRemote() || addresses.isLocal(request)) return;
     if (await options.isSignedIn(request.headers.authorization)) return;
     await reply.code(401).send({ detail: 'Sign in to see the machine.' });
   };
@@ -64,21 +70,28 @@ export async function machineForwardRoutes(app: FastifyInstance, options: Machin
       method: methodOf(name),
       url: path,
       onRequest: LAN_READABLE_ROUTES.includes(name) ? readable : controlOnly,
+      ...(LAN_READABLE_ROUTES.includes(name) ? {} : { config: { localHost } }),
       handler: (request, reply) => forward(request, reply, options.machineUrl()),
     });
   }
 
   // Where the renderer on this workstation sends its e-stop, straight to the machine process.
-  app.get(MACHINE_DOOR_INFO_ROUTE, async (request, reply): Promise<MachineDoorInfo> => {
-    reply.header('cache-control', 'no-store');
-    return { url: isLoopbackAddress(request.socket.remoteAddress) ? options.machineUrl() : null };
-  });
+  app.get(
+    MACHINE_DOOR_INFO_ROUTE,
+    { config: { localHost: true } },
+    async (request, reply): Promise<MachineDoorInfo> => {
+      reply.header('cache-control', 'no-store');
+      return { url: addresses.isLocal(request) ? options.machineUrl() : null };
+    },
+  );
 }
 
 function forward(request: FastifyRequest, reply: FastifyReply, base: string) {
   const headers: IncomingHttpHeaders = {};
   for (const name of PASSED_REQUEST)
     if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+  // A client that will not wait (`Connection: close`) gets an answer that ends, events included.
+  if (/(^|,)\s*close\s*(,|$)/i.test(request.headers.connection ?? '')) headers.connection = 'close';
   reply.hijack();
   const out = reply.raw;
   const upstream = httpRequest(`${base}${request.url}`, { method: request.method, headers }, (response) => {

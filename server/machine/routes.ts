@@ -22,10 +22,10 @@ import {
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
-import { loopbackOnly } from '../http/loopback.ts';
+import { loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
+import { HttpError } from '../http/http-error.ts';
+import { checkRequestPath, createPathPolicy } from '../http/paths.ts';
 import { openSse } from '../http/sse.ts';
-import { HttpError } from '../winding/http-error.ts';
-import { checkRequestPath, createPathPolicy } from '../winding/paths.ts';
 import { loadProgram, type MachineController } from './controller.ts';
 import { throttleProgress } from './event-throttle.ts';
 import { type SpooledBody, spoolJsonBody } from './json-spool.ts';
@@ -88,8 +88,9 @@ export async function machineRoutes(
   { machine, allowRemote, allowedRoots, attachments }: MachineRoutesOptions,
 ) {
   const policy = await createPathPolicy(allowedRoots);
-  // Before the body is read: a LAN client gets 403 whatever it sends.
-  app.addHook('onRequest', loopbackOnly(allowRemote));
+  // Before the body is read: only clients on the workstation (the machine door listens on
+  // loopback; the LAN door's forwarding judges LAN clients before it forwards).
+  app.addHook('onRequest', loopbackOnly(SOCKET_ADDRESSES, allowRemote));
   app.addHook('onSend', async (_request, reply) => {
     reply.header(EVENT_SEQ_HEADER, String(machine.lastSeq));
   });
@@ -128,8 +129,6 @@ export async function machineRoutes(
 
   app.post(MACHINE_ROUTES.connect, async (request) => {
     const { port, baudRate } = parseBody(connectRequest, spooledOf(request)?.fields);
-    if (baudRate !== undefined && baudRate < 1)
-      throw new HttpError(400, 'Invalid request body: baudRate: must be a positive integer');
     return machine.connect(port, baudRate);
   });
   app.post(MACHINE_ROUTES.disconnect, async () => machine.disconnect());
@@ -176,6 +175,13 @@ export async function machineRoutes(
       .split(',')
       .map((origin) => origin.trim())
       .filter(Boolean);
+    // A client that asked for `Connection: close` (a probe, a script) gets the status and the end.
+    if (wantsClose(request.headers.connection)) {
+      const once = openSse(reply, { headers: { connection: 'close' } });
+      once.send('status', machine.status(), machine.lastSeq);
+      once.end();
+      return;
+    }
     let detach = () => {};
     const stream = openSse(reply, {
       onClose: () => {
@@ -196,4 +202,9 @@ export async function machineRoutes(
     const unsubscribe = machine.subscribe((event) => throttle.push(event));
     if (attachments && Number.isSafeInteger(pid) && pid > 0) detach = attachments.attach(pid, origins);
   });
+}
+
+/** The client asked for `Connection: close`: it wants an answer that ends, not a stream. */
+function wantsClose(connection: string | undefined): boolean {
+  return (connection ?? '').split(',').some((token) => token.trim().toLowerCase() === 'close');
 }

@@ -27,8 +27,8 @@ import type { HostTimings } from '../../engine/machine/host.ts';
 import type { Program } from '../../engine/machine/program.ts';
 import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
 import { StartupError } from '../errors.ts';
+import { HttpError } from '../http/http-error.ts';
 import type { Logger } from '../log.ts';
-import { HttpError } from '../winding/http-error.ts';
 import { machineFilePath, processAlive, readMachineFile } from './process/machine-file.ts';
 
 /** How long a core waits for a machine process to start (or for another core to start it). */

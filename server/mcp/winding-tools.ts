@@ -10,9 +10,9 @@ import { type ExtraTools, errorResult, jsonSchema } from '../../bridge/mcp.ts';
 import { PlanningError, SimulationError, WindFileError } from '../../engine/errors.ts';
 import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import { parseWindText, type WindDefinition } from '../../engine/wind/index.ts';
+import { HttpError } from '../http/http-error.ts';
 import type { WindingContext } from '../winding/context.ts';
 import { planFromFile, simulateFromFile, validateFromFile } from '../winding/from-file.ts';
-import { HttpError } from '../winding/http-error.ts';
 import { MAX_INPUT_BYTES } from '../winding/input-file.ts';
 import { checkPlanInSlices, OutputError, planResponse } from '../winding/planning.ts';
 import {

@@ -3,8 +3,8 @@
 import { BridgeError } from '../../bridge/errors.ts';
 import type { ExtraTools } from '../../bridge/mcp.ts';
 import { ConfigError, type Env, loadConfig } from '../config.ts';
+import { createPathPolicy } from '../http/paths.ts';
 import { Limiter } from '../winding/limiter.ts';
-import { createPathPolicy } from '../winding/paths.ts';
 import { windingTools } from './winding-tools.ts';
 
 /**

@@ -12,11 +12,14 @@ import { isObject } from '../../bridge/json.ts';
 import { compact } from '../../bridge/lists.ts';
 import { BY_TOOL, type OperationResult, runOperation } from '../../bridge/operations.ts';
 import * as s from '../../bridge/schemas.ts';
-import { loopbackOnly } from '../http/loopback.ts';
+import { type ClientAddresses, loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
+import { localRoutes } from '../http/guards.ts';
 
 export interface TaskRoutesOptions {
   /** The bridge's environment (TASK_HOST_URL, TASK_HOST_TOKEN, …), as the bridge CLI reads it. */
   env: BridgeEnv;
+  /** How clients are told apart (§5.6); socket addresses only when not given. */
+  clientAddresses?: ClientAddresses;
 }
 
 export const FORBIDDEN = { code: 'FORBIDDEN', message: 'Only the workstation itself may use the task app' };
@@ -76,7 +79,10 @@ function dataOf(result: OperationResult): unknown {
   return result.kind === 'data' ? result.data : { items: result.page.items };
 }
 
-export async function taskRoutes(app: FastifyInstance, { env }: TaskRoutesOptions) {
+export async function taskRoutes(
+  app: FastifyInstance,
+  { env, clientAddresses = SOCKET_ADDRESSES }: TaskRoutesOptions,
+) {
   // Checked at start-up (config); read again here so a test can hand any environment.
   const client = new HostClient(parseHostSettings(env), env);
   const run = async (tool: string, input: unknown) => {
@@ -85,9 +91,11 @@ export async function taskRoutes(app: FastifyInstance, { env }: TaskRoutesOption
     return dataOf(await runOperation(op, input, { client }));
   };
 
+  // Addressed by a loopback name only (DNS rebinding; the door's guards answer 421), from a loopback client only.
+  localRoutes(app);
   app.addHook(
     'onRequest',
-    loopbackOnly(() => false, FORBIDDEN),
+    loopbackOnly(clientAddresses, () => false, FORBIDDEN),
   );
   app.setErrorHandler((error, request, reply: FastifyReply) => {
     const { status, body } = taskError(error);

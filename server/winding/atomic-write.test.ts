@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../testing/workstation.ts';
-import { writeFileAtomically } from './atomic-write.ts';
+import { LocationRefused, temporaryOwner, writeFileAtomically } from './atomic-write.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -40,5 +40,32 @@ describe('writeFileAtomically', () => {
   it('fails before writing anything when the folder does not exist', async () => {
     const dir = await makeTempDir();
     await expect(writeFileAtomically(join(dir, 'missing', 'out.gcode'), () => 0)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('shows the real location of the open file before writing and before the rename, and removes it when refused', async () => {
+    const dir = await makeTempDir();
+    const target = join(dir, 'out.gcode');
+    await writeFile(target, 'previous program\n');
+    const seen: string[] = [];
+    await expect(
+      writeFileAtomically(
+        target,
+        (write) => {
+          write(bytes('G0 X1\n'));
+        },
+        {
+          checkLocation: (real) => {
+            seen.push(real);
+            if (seen.length === 2) throw new LocationRefused(real);
+          },
+        },
+      ),
+    ).rejects.toThrow(LocationRefused);
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[0]).toMatch(new RegExp(`^${dir}/\\.out\\.gcode\\.${process.pid}\\.[0-9a-f]{12}\\.tmp$`));
+    expect(temporaryOwner(seen[0]?.slice(dir.length + 1) ?? '')).toBe(process.pid);
+    expect(await readFile(target, 'utf8')).toBe('previous program\n');
+    expect(await readdir(dir)).toEqual(['out.gcode']);
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { HttpError } from './http-error.ts';
+import { HttpError } from '../http/http-error.ts';
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp } from '../http/app.ts';
+import { createHttpApp, type HttpTimeouts } from '../http/app.ts';
+import { requestGuards } from '../http/guards.ts';
 import { healthRoute } from '../http/health.ts';
+import { toHttpError } from '../http/http-error.ts';
+import { createPathPolicy } from '../http/paths.ts';
 import type { Logger } from '../log.ts';
 import type { MachineLink } from '../machine/supervisor.ts';
 import { acceptRawBodies } from './body.ts';
 import type { WindingContext } from './context.ts';
 import { prepareExamples } from './examples.ts';
-import { toHttpError } from './http-error.ts';
 import { Limiter } from './limiter.ts';
 import { buildOpenApi } from './openapi.ts';
-import { createPathPolicy } from './paths.ts';
+import type { OutputFolders } from './output-folders.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { planRoute } from './routes/plan.ts';
 import { simulateRoute } from './routes/simulate.ts';
@@ -24,6 +26,14 @@ export interface WindingDoorOptions {
   allowedRoots: string[];
   /** The machine process (through the core's link to it), for live `/stream/` runs. */
   machine: Pick<MachineLink, 'stream'>;
+  /** The record of folders plans are written to (start-up cleans their stale temporary files). */
+  outputFolders: OutputFolders;
+  /** `ALLOWED_HOSTS`: names besides the loopback ones this door answers to. */
+  allowedHosts?: readonly string[];
+  /** `CORS_ORIGINS`: origins besides the door's own that may post to it. */
+  corsOrigins?: readonly string[];
+  /** Tests shorten the client timeouts; the defaults otherwise. */
+  timeouts?: HttpTimeouts;
 }
 
 /** Every method fastify routes; a known path answers the ones it does not serve with 405. */
@@ -31,16 +41,38 @@ const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as 
 
 /** The winding door: the loopback HTTP service for headless automation (spec/winding.md §7). */
 export async function buildWindingDoor(options: WindingDoorOptions): Promise<FastifyInstance> {
-  const app = createHttpApp(options.logger, 'winding', (error) => {
-    const known = toHttpError(error);
-    return known && { status: known.status, body: { detail: known.message } };
+  const app = createHttpApp(
+    options.logger,
+    'winding',
+    (error) => {
+      const known = toHttpError(error);
+      return known && { status: known.status, body: { detail: known.message } };
+    },
+    options.timeouts,
+  );
+  // Closing the door (a stop, SIGTERM) aborts every plan at its next slice rather than finishing
+  // a file nobody will receive.
+  const stopping = new AbortController();
+  app.addHook('preClose', (done) => {
+    stopping.abort(new Error('the server is stopping'));
+    done();
   });
   const context: WindingContext = {
     policy: await createPathPolicy(options.allowedRoots),
     planners: new Limiter(4),
+    stopping: stopping.signal,
+    noteOutputFolder: (folder) => options.outputFolders.note(folder),
   };
   const examples = await prepareExamples(options.dataDir, options.resourcesDir, options.logger);
 
+  // Every route reads files or moves the machine: loopback Host names only, own origin only. A
+  // wrong content type is answered by the routes themselves with the spec's 400 (winding §7.1).
+  requestGuards(app, {
+    hosts: 'loopback',
+    allowedHosts: options.allowedHosts ?? [],
+    corsOrigins: options.corsOrigins ?? [],
+    requireJson: false,
+  });
   acceptRawBodies(app);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
 

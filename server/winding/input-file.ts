@@ -8,8 +8,18 @@ import { getSystemErrorMessage } from 'node:util';
 import { SimulationError, WindFileError } from '../../engine/errors.ts';
 import { parseWindDefinition } from '../../engine/wind/index.ts';
 import type { WindDefinition } from '../../engine/wind/types.ts';
+import { realLocation } from './real-location.ts';
 
 export type InputKind = 'wind' | 'gcode';
+
+export interface InputOptions {
+  /**
+   * Called with the real location of the opened file (through its descriptor) before anything is
+   * read; throws to refuse it. The winding door checks its roots again here: the path it checked
+   * may have led elsewhere by the time the file was opened.
+   */
+  checkLocation?: (realPath: string) => void;
+}
 
 /** 64 MiB: the largest input file either kind accepts. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
@@ -78,6 +88,7 @@ async function openChecked(
   path: string,
   kind: InputKind,
   shown: string,
+  { checkLocation }: InputOptions = {},
 ): Promise<{ handle: FileHandle; size: number }> {
   let stats: Stats;
   try {
@@ -93,6 +104,21 @@ async function openChecked(
     handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
     throw readError(shown, kind, osErrorReason(error));
+  }
+  if (checkLocation) {
+    let real: string;
+    try {
+      real = realLocation(handle.fd, path);
+    } catch (error) {
+      await handle.close();
+      throw readError(shown, kind, osErrorReason(error));
+    }
+    try {
+      checkLocation(real);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
   }
   try {
     const opened = await handle.stat();
@@ -141,8 +167,13 @@ export interface InputFileStream extends AsyncIterable<Uint8Array> {
  * Messages name the file as `shown` (the path as the caller gave it, spec §2.1) while `path` is
  * what is opened (the winding door opens the canonical path it checked against its roots).
  */
-export async function openInputFile(path: string, kind: InputKind, shown = path): Promise<InputFileStream> {
-  const { handle, size } = await openChecked(path, kind, shown);
+export async function openInputFile(
+  path: string,
+  kind: InputKind,
+  shown = path,
+  options: InputOptions = {},
+): Promise<InputFileStream> {
+  const { handle, size } = await openChecked(path, kind, shown, options);
   let chunks: AsyncGenerator<Uint8Array> | null = null;
   let closed = false;
   return {
@@ -162,13 +193,22 @@ export async function openInputFile(path: string, kind: InputKind, shown = path)
 }
 
 /** Applies §2.1 rows 1–4 and returns the whole file. */
-export async function readInputFile(path: string, kind: InputKind, shown = path): Promise<Uint8Array> {
+export async function readInputFile(
+  path: string,
+  kind: InputKind,
+  shown = path,
+  options: InputOptions = {},
+): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
-  for await (const chunk of await openInputFile(path, kind, shown)) parts.push(chunk);
+  for await (const chunk of await openInputFile(path, kind, shown, options)) parts.push(chunk);
   return Buffer.concat(parts);
 }
 
 /** Reads and parses a `.wind` file: §2.1 in full, then §2.2–2.7. */
-export async function readWindDefinition(path: string, shown = path): Promise<WindDefinition> {
-  return parseWindDefinition(await readInputFile(path, 'wind', shown), shown);
+export async function readWindDefinition(
+  path: string,
+  shown = path,
+  options: InputOptions = {},
+): Promise<WindDefinition> {
+  return parseWindDefinition(await readInputFile(path, 'wind', shown, options), shown);
 }

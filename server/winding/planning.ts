@@ -1,13 +1,13 @@
 // Running the planner inside the server process: in slices, so the event loop keeps answering
 // (health polls, an e-stop on the LAN door) while a long program is planned, and into a file
 // written atomically.
-import { realpath, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { PlanningError } from '../../engine/errors.ts';
 import { planChunks } from '../../engine/plan/index.ts';
 import type { PlanOptions, PlanSummary } from '../../engine/plan/types.ts';
 import type { WindDefinition } from '../../engine/wind/types.ts';
-import { writeFileAtomically } from './atomic-write.ts';
+import { LocationRefused, writeFileAtomically } from './atomic-write.ts';
 import { osErrorReason } from './input-file.ts';
 
 /** Longest stretch of planning between two turns of the event loop. */
@@ -22,6 +22,8 @@ export class OutputError extends Error {
 export interface PlanRunOptions extends PlanOptions {
   /** Called after each chunk with the number of lines written so far. */
   onProgress?: (lines: number) => void;
+  /** Stops planning at the next slice (the server stopping); the run then fails with the reason. */
+  signal?: AbortSignal;
 }
 
 /** Drives the planner to the end, handing each chunk to `sink` and yielding to the event loop. */
@@ -30,6 +32,7 @@ async function drive(
   options: PlanRunOptions,
   sink: (chunk: Uint8Array) => void,
 ): Promise<PlanSummary> {
+  options.signal?.throwIfAborted();
   const chunks = planChunks(definition, options);
   let sliceStart = performance.now();
   let lines = 0;
@@ -43,6 +46,7 @@ async function drive(
     }
     if (performance.now() - sliceStart > SLICE_MS) {
       await nextTurn();
+      options.signal?.throwIfAborted();
       sliceStart = performance.now();
     }
   }
@@ -55,7 +59,10 @@ async function drive(
 export async function checkOutputTarget(input: string, output: string): Promise<void> {
   const existing = await stat(output).catch(() => undefined);
   if (!existing) return;
-  if ((await realpath(output)) === (await realpath(input))) {
+  // The same file whatever the names: compared by identity, so nothing can vanish between a check
+  // and a second look (the input moving away just means it is not the output).
+  const source = await stat(input).catch(() => undefined);
+  if (source && source.dev === existing.dev && source.ino === existing.ino) {
     throw new OutputError(`Output path '${output}' would overwrite the input file`);
   }
   if (!existing.isFile()) throw new OutputError(`Could not write G-code to ${output}: not a regular file`);
@@ -65,13 +72,15 @@ export async function checkOutputTarget(input: string, output: string): Promise<
 export async function planToFile(
   definition: WindDefinition,
   output: string,
-  options: PlanRunOptions = {},
+  options: PlanRunOptions & { checkLocation?: (realPath: string) => void } = {},
 ): Promise<PlanSummary> {
   try {
-    return await writeFileAtomically(output, (write) => drive(definition, options, write));
+    return await writeFileAtomically(output, (write) => drive(definition, options, write), {
+      checkLocation: options.checkLocation,
+    });
   } catch (error) {
-    // Planning errors pass through as they are; anything else is the file's fault.
-    if (error instanceof PlanningError) throw error;
+    // Planning errors and refused locations pass through as they are; anything else is the file's fault.
+    if (error instanceof PlanningError || error instanceof LocationRefused) throw error;
     throw new OutputError(`Could not write G-code to ${output}: ${osErrorReason(error)}`);
   }
 }

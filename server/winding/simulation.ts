@@ -2,9 +2,9 @@ import { SimulationError } from '../../engine/errors.ts';
 import { GcodeSimulator } from '../../engine/gcode/index.ts';
 import type { SimulationSummary } from '../../engine/gcode/types.ts';
 import { Utf8Validator } from '../../engine/text/utf8.ts';
-import { openInputFile } from './input-file.ts';
+import { type InputOptions, openInputFile } from './input-file.ts';
 
-export interface SimulateFileOptions {
+export interface SimulateFileOptions extends InputOptions {
   /** The path as the caller gave it, for messages; defaults to `path`. */
   shown?: string;
   /** Called after each chunk with the bytes read so far and the file size. */
@@ -16,8 +16,11 @@ export interface SimulateFileOptions {
  * file that is not valid UTF-8 is a read error even when the simulator already failed on an
  * earlier line, so the whole file is checked before a simulation error is reported.
  */
-export async function simulateFile(path: string, { shown = path, onProgress }: SimulateFileOptions = {}) {
-  const file = await openInputFile(path, 'gcode', shown);
+export async function simulateFile(
+  path: string,
+  { shown = path, onProgress, checkLocation }: SimulateFileOptions = {},
+) {
+  const file = await openInputFile(path, 'gcode', shown, { checkLocation });
   const utf8 = new Utf8Validator();
   const simulator = new GcodeSimulator();
   let failure: unknown;

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne } from 'drizzle-orm';
+import { and, eq, isNotNull, lt, ne, or } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { passwordResetTokens } from '../schema.ts';
 
@@ -23,20 +23,34 @@ export class PasswordResetsRepository {
     this.#db.insert(passwordResetTokens).values(row).run();
   }
 
-  /** Revokes the user's unused, unrevoked tokens, except `keepId`. */
-  revokeUnused(userId: string, nowIso: string, keepId?: string): void {
+  /**
+   * Deletes the user's tokens, except `keepId`: a user has at most one live token, so issuing one
+   * or completing a reset removes the others.
+   */
+  deleteForUser(userId: string, keepId?: string): void {
     this.#db
-      .update(passwordResetTokens)
-      .set({ revokedAt: nowIso })
+      .delete(passwordResetTokens)
       .where(
         and(
           eq(passwordResetTokens.userId, userId),
-          isNull(passwordResetTokens.usedAt),
-          isNull(passwordResetTokens.revokedAt),
           keepId === undefined ? undefined : ne(passwordResetTokens.id, keepId),
         ),
       )
       .run();
+  }
+
+  /** Removes tokens that can no longer be used: expired, used or revoked. */
+  pruneDead(nowIso: string): number {
+    return this.#db
+      .delete(passwordResetTokens)
+      .where(
+        or(
+          lt(passwordResetTokens.expiresAt, nowIso),
+          isNotNull(passwordResetTokens.usedAt),
+          isNotNull(passwordResetTokens.revokedAt),
+        ),
+      )
+      .run().changes;
   }
 
   markUsed(id: string, nowIso: string): void {

@@ -22,7 +22,7 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-/** Stores a new token for the user, revoking their earlier unused ones; returns the plain token. */
+/** Stores a new token for the user in place of any earlier one (one live token per account). */
 function issue(
   services: ApiServices,
   userId: string,
@@ -33,37 +33,50 @@ function issue(
   const now = clock();
   const { token, stored } = newOneTimeToken(services, 'reset', now, hours);
   const row: PasswordResetRow = { ...stored, userId, issuedBy, usedAt: null, revokedAt: null };
-  store.passwordResets.revokeUnused(userId, iso(now));
+  store.passwordResets.deleteForUser(userId);
   store.passwordResets.insert(row);
   return { token, row };
 }
 
 const INVALID_RESET = 'Invalid or expired reset token';
 
+/**
+ * Acts on a batch of `requestPasswordReset` calls that passed their quota (see ResetRequests): a
+ * 2-hour token and an audit event for each email that belongs to a user, nothing for the others.
+ */
+export function actOnResetRequests(services: ApiServices, emails: string[]): void {
+  const { store, audit } = services;
+  const requested = store.transaction(() => {
+    const users: string[] = [];
+    for (const email of emails) {
+      const found = store.users.byEmail(email);
+      if (!found) continue;
+      issue(services, found.id, 2, null);
+      users.push(found.id);
+    }
+    return users;
+  });
+  for (const userId of requested) {
+    audit.record({
+      actorUserId: null,
+      action: 'password_reset.requested',
+      targetType: 'user',
+      targetId: userId,
+    });
+  }
+}
+
 export const resolvers = {
   Mutation: {
     requestPasswordReset: (_: unknown, args: { email: string }, context: RequestContext): boolean => {
-      const { services } = context;
-      const { store, audit, logger } = services;
+      const { services, clientIp } = context;
       try {
         const email = normaliseEmail(args.email);
-        if (!isValidEmail(email)) return true;
-        const user = store.transaction(() => {
-          const found = store.users.byEmail(email);
-          if (found) issue(services, found.id, 2, null);
-          return found;
-        });
-        if (user) {
-          audit.record({
-            actorUserId: null,
-            action: 'password_reset.requested',
-            targetType: 'user',
-            targetId: user.id,
-          });
-        }
+        // The same work for every address from here on: whether it has an account is decided later.
+        if (isValidEmail(email)) services.resetRequests.request(email, clientIp);
       } catch (error) {
         // Never an error: the answer must not reveal whether the address has an account.
-        logger.error({ err: error }, 'requestPasswordReset failed');
+        services.logger.error({ err: error }, 'requestPasswordReset failed');
       }
       return true;
     },
@@ -113,7 +126,7 @@ export const resolvers = {
         const now = iso(clock());
         store.users.update(user.id, { passwordHash, sessionVersion: user.sessionVersion + 1 });
         store.passwordResets.markUsed(row.id, now);
-        store.passwordResets.revokeUnused(user.id, now, row.id);
+        store.passwordResets.deleteForUser(user.id, row.id);
         return row;
       });
       audit.record({

@@ -1,6 +1,6 @@
-import { isLoopbackIp } from '../../auth/client-ip.ts';
 import { iso } from '../../auth/tokens.ts';
 import type { Store } from '../../db/store.ts';
+import { isLoopbackIp } from '../../http/client-address.ts';
 import { type RequestContext, requireAdmin } from '../context.ts';
 import { badUserInput, forbidden } from '../errors.ts';
 

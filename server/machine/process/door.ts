@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MACHINE_PROCESS_ROUTES } from '../../../engine/machine/door.ts';
 import { createHttpApp } from '../../http/app.ts';
+import { requestGuards } from '../../http/guards.ts';
 import { healthRoute } from '../../http/health.ts';
 import type { Logger } from '../../log.ts';
 import type { MachineController } from '../controller.ts';
@@ -25,6 +26,8 @@ export interface MachineDoorOptions {
    * Origin check accepts these too.
    */
   allowedOrigins: () => readonly string[];
+  /** `ALLOWED_HOSTS`: names besides the loopback ones the door answers to. */
+  allowedHosts?: readonly string[];
   attachments: CoreAttachments;
   /** A core leaves on purpose (it called `/machine/release`). */
   onRelease: (pid: number) => void;
@@ -33,8 +36,14 @@ export interface MachineDoorOptions {
 export async function buildMachineDoor(options: MachineDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(options.logger, 'machine');
 
-  // guards: the door-wide checks (JSON-only state changes, Origin, Host) are registered here, first,
-  // with `options.allowedOrigins` as the origins besides the door's own.
+  // The door-wide checks first (loopback Host names, Origin, JSON-only state changes), with the
+  // attached cores' renderer origins besides the door's own.
+  requestGuards(app, {
+    hosts: 'loopback',
+    allowedHosts: options.allowedHosts ?? [],
+    corsOrigins: [],
+    extraOrigins: options.allowedOrigins,
+  });
 
   app.addHook('onRequest', cors(options.allowedOrigins));
   await app.register(healthRoute);

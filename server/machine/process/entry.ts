@@ -62,6 +62,7 @@ const build = () =>
     machine,
     allowRemote: () => config.machineRemoteControl,
     allowedRoots: config.winding.allowedRoots,
+    allowedHosts: config.allowedHosts,
     allowedOrigins: () => [...new Set([...attached.values()].flatMap((core) => core.origins))],
     attachments: {
       attach(pid, origins) {

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MachineError } from '../../../engine/errors.ts';
 import { prepareProgram } from '../../../engine/machine/program.ts';
+import { HttpError } from '../../http/http-error.ts';
 import type { MachineLink } from '../../machine/supervisor.ts';
 import { readBody } from '../body.ts';
-import { HttpError } from '../http-error.ts';
 import { StreamRequest } from '../schemas.ts';
 
 /**
@@ -20,6 +20,9 @@ export async function streamRoute(
     if (body.gcode.trim() === '') throw new HttpError(400, 'G-code program contained no commands');
     const port = body.port?.trim() ?? '';
     if (!body.dry_run && port === '') throw new HttpError(400, 'port is required when dry_run is false');
+    // A NUL ends the path at the system call and opens another device (issue 10).
+    if (port.includes('\0'))
+      throw new HttpError(400, 'Invalid request body: port: must not contain NUL characters');
     const program = prepareProgram(body.gcode);
     if (body.dry_run)
       return { commands_streamed: program.total, total_commands: program.total, dry_run: true };

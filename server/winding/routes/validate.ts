@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { toHttpError } from '../../http/http-error.ts';
 import { readBody } from '../body.ts';
 import type { WindingContext } from '../context.ts';
 import { validateFromFile } from '../from-file.ts';
-import { toHttpError } from '../http-error.ts';
 import { PathRequest } from '../schemas.ts';
 
 /**

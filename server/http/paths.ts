@@ -62,19 +62,37 @@ export async function createPathPolicy(rawRoots: string[], platform = process.pl
 }
 
 /**
+ * Longest request path accepted, in UTF-8 bytes (Linux's PATH_MAX). Checked before the path is
+ * canonicalised: resolving tens of thousands of components takes seconds.
+ */
+export const MAX_PATH_BYTES = 4096;
+
+/**
  * Rows 1–4 of §7.2 for a request path: checked before any file is opened. Returns the canonical
  * path to open; messages quote the path exactly as sent.
  */
 export async function checkRequestPath(path: string, policy: PathPolicy): Promise<string> {
   if (path.trim() === '') throw new HttpError(400, 'Path must not be empty');
   if (path.includes('\0')) throw new HttpError(400, 'Path must not contain NUL characters');
+  if (Buffer.byteLength(path, 'utf8') > MAX_PATH_BYTES) {
+    throw new HttpError(400, `Path must not be longer than ${MAX_PATH_BYTES} bytes`);
+  }
   if (!isAbsolute(path)) throw new HttpError(400, `Path must be absolute: '${path}'`);
   const canonical = await canonicalPath(path);
-  if (!policy.allows(canonical)) {
+  insideRoots(path, policy)(canonical);
+  return canonical;
+}
+
+/**
+ * A check of where a file requested as `path` really is (its canonical path, or the real location
+ * of the opened file), refusing with row 4's 403 when that lies outside the roots.
+ */
+export function insideRoots(path: string, policy: PathPolicy): (real: string) => void {
+  return (real) => {
+    if (policy.allows(real)) return;
     throw new HttpError(
       403,
       `Path '${path}' is outside the allowed roots. Configure WINDING_ALLOWED_ROOTS to permit additional roots. Current roots: ${policy.rootsText}`,
     );
-  }
-  return canonical;
+  };
 }

@@ -1,7 +1,7 @@
 import { MachineError, PlanningError, SimulationError, WindFileError } from '../../engine/errors.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
-import { OutputError } from './planning.ts';
+import { OutputError } from '../winding/planning.ts';
 
 /** A failure with the status and `detail` the winding door answers (spec/winding.md §7.4). */
 export class HttpError extends Error {

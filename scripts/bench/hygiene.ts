@@ -1,0 +1,86 @@
+// Process hygiene of `towpath serve` (issue #10, item 8): how long the core takes to exit after
+// SIGTERM in the middle of a multi-million-line plan, and after the process that started it dies.
+// Target for both: 2,000 ms.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { processExists } from '../../server/process-exists.ts';
+import { benchDefinition } from './plan.ts';
+import type { Bench } from './report.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const RUNNING = /is running\. Open (http:\/\/[^/]+)\/ \(winding door (http:\/\/[^)]+)\)/;
+
+async function until(check: () => boolean): Promise<void> {
+  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+function output(child: ChildProcess, stream: 'stdout' | 'stderr'): () => string {
+  let text = '';
+  child[stream]?.setEncoding('utf8').on('data', (chunk: string) => {
+    text += chunk;
+  });
+  return () => text;
+}
+
+export const bench: Bench = async (report) => {
+  const dir = mkdtempSync(join(tmpdir(), 'towpath-bench-hygiene-'));
+  const env = { ...process.env, HOST: '127.0.0.1', PORT: '0', WINDING_PORT: '0', LOG_LEVEL: 'warn' };
+  try {
+    // SIGTERM mid-plan: from the signal to the process's exit.
+    const jobs = join(dir, 'jobs');
+    const long = {
+      ...benchDefinition,
+      layers: Array.from({ length: 12 }, () => benchDefinition.layers).flat(),
+    };
+    mkdirSync(jobs);
+    writeFileSync(join(jobs, 'long.wind'), JSON.stringify(long));
+    const core = spawn(process.execPath, ['server/cli.ts', 'serve'], {
+      cwd: REPO_ROOT,
+      env: { ...env, TOWPATH_DATA_DIR: join(dir, 'data'), WINDING_ALLOWED_ROOTS: jobs },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const stderr = output(core, 'stderr');
+    const exited = new Promise<number>((resolve) => core.once('exit', () => resolve(performance.now())));
+    await until(() => RUNNING.test(stderr()));
+    const winding = RUNNING.exec(stderr())?.[2];
+    void fetch(`${winding}/plan/from-file`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path: join(jobs, 'long.wind') }),
+    }).catch(() => {});
+    await until(() => readdirSync(jobs).some((name) => name.endsWith('.tmp')));
+    const signalled = performance.now();
+    core.kill('SIGTERM');
+    report('serve.exit_after_sigterm_mid_plan', 'ms', (await exited) - signalled, 2000);
+    report(
+      'serve.temporary_files_left',
+      'files',
+      readdirSync(jobs).filter((n) => n.endsWith('.tmp')).length,
+      0,
+    );
+
+    // The parent dies: from its death to the core's exit (polled every 10 ms).
+    const code = `
+      const { spawn } = require('node:child_process');
+      const core = spawn(process.execPath, ['server/cli.ts', 'serve'], {
+        cwd: ${JSON.stringify(REPO_ROOT)},
+        env: { ...process.env, TOWPATH_DATA_DIR: ${JSON.stringify(join(dir, 'data2'))} },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
+      process.stdout.write('core ' + core.pid + '\\n');
+      core.stderr.on('data', (chunk) => process.stdout.write(chunk));`;
+    const parent = spawn(process.execPath, ['-e', code], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const parentOut = output(parent, 'stdout');
+    await until(() => RUNNING.test(parentOut()));
+    const corePid = Number(/core (\d+)/.exec(parentOut())?.[1]);
+    const killed = performance.now();
+    parent.kill('SIGKILL');
+    await until(() => !processExists(corePid));
+    report('serve.exit_after_parent_death', 'ms', performance.now() - killed, 2000);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
