@@ -64,9 +64,8 @@ describe('Host (DNS rebinding)', () => {
     });
     expect(connect.status).toBe(421);
     expect(ws.machine.status().state).toBe('idle');
-    expect((await rawRequest(path(ws.urls.lan, '/api/machine/status'), { headers: foreign })).status).toBe(
-      421,
-    );
+    // Where the machine door is: for pages on the workstation only.
+    expect((await rawRequest(path(ws.urls.lan, '/api/machine/door'), { headers: foreign })).status).toBe(421);
     expect((await rawRequest(path(ws.urls.lan, '/api/tasks/today'), { headers: foreign })).status).toBe(421);
 
     // What LAN browsers use answers whatever name they reached the workstation by.

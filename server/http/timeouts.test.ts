@@ -77,7 +77,7 @@ describe('slow and stuck requests', () => {
       headers: { connection: 'close' },
     });
     expect([response.status, response.headers.connection]).toEqual([200, 'close']);
-    expect(response.text).toMatch(/^event: status\ndata: \{"state":"idle"/);
+    expect(response.text).toMatch(/^(id: \d+\n)?event: status\ndata: \{"state":"idle"/);
   });
 
   it('ships with a 30 s request timeout and a short keep-alive', async () => {
