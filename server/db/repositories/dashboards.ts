@@ -1,5 +1,5 @@
 import type { Database as Sqlite, Statement } from 'better-sqlite3';
-import { and, asc, count, desc, eq, inArray, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import {
   brokerProfiles,
@@ -116,7 +116,7 @@ export class DashboardsRepository {
     return (this.#listAllRaw.all() as unknown[][]).map((r) => listedRow(r, null));
   }
 
-  /** Owned ∪ ACL ∪ (PUBLIC when `withPublic`) for the list, as `listVisibleTo` orders them. */
+  /** Owned ∪ ACL ∪ (PUBLIC when `withPublic`) for the list, newest `updatedAt` first, then id. */
   listVisibleRaw(userId: string, withPublic: boolean): ListedRow[] {
     const rows = this.#listVisibleRaw.all({ user: userId, withPublic: withPublic ? 1 : 0 }) as unknown[][];
     return rows.map((r) => listedRow(r, (r[16] as AccessLevel | null) ?? null));
@@ -137,26 +137,6 @@ export class DashboardsRepository {
   /** Newest `updatedAt` first, then id. */
   listAll(): DashboardRow[] {
     return this.#db.select().from(dashboards).orderBy(desc(dashboards.updatedAt), desc(dashboards.id)).all();
-  }
-
-  /** Owned ∪ ACL ∪ (PUBLIC when `withPublic`), newest `updatedAt` first, then id. */
-  listVisibleTo(userId: string, withPublic: boolean): DashboardRow[] {
-    const member = inArray(
-      dashboards.id,
-      this.#db
-        .select({ id: dashboardAcl.dashboardId })
-        .from(dashboardAcl)
-        .where(eq(dashboardAcl.userId, userId)),
-    );
-    const visible = withPublic
-      ? or(eq(dashboards.ownerId, userId), member, eq(dashboards.visibility, 'public'))
-      : or(eq(dashboards.ownerId, userId), member);
-    return this.#db
-      .select()
-      .from(dashboards)
-      .where(visible)
-      .orderBy(desc(dashboards.updatedAt), desc(dashboards.id))
-      .all();
   }
 
   ownedBy(userId: string): DashboardRow[] {
@@ -201,7 +181,7 @@ export class DashboardsRepository {
     return this.#db.select().from(dashboardAcl).where(eq(dashboardAcl.userId, userId)).all();
   }
 
-  /** Like `aclForMany` through one prepared statement, for the list. */
+  /** The entries of many dashboards at once (one statement for any count), oldest grant first. */
   aclForDashboards(dashboardIds: string[]): AclRow[] {
     if (dashboardIds.length === 0) return [];
     return (this.#aclOfDashboards.all(JSON.stringify(dashboardIds)) as unknown[][]).map((r) => ({
@@ -219,17 +199,6 @@ export class DashboardsRepository {
       .select()
       .from(dashboardAcl)
       .where(eq(dashboardAcl.dashboardId, dashboardId))
-      .orderBy(asc(dashboardAcl.grantedAt), asc(dashboardAcl.userId))
-      .all();
-  }
-
-  /** The entries of many dashboards at once, oldest grant first. */
-  aclForMany(dashboardIds: string[]): AclRow[] {
-    if (dashboardIds.length === 0) return [];
-    return this.#db
-      .select()
-      .from(dashboardAcl)
-      .where(inArray(dashboardAcl.dashboardId, dashboardIds))
       .orderBy(asc(dashboardAcl.grantedAt), asc(dashboardAcl.userId))
       .all();
   }
