@@ -77,6 +77,9 @@ export class DashboardsRepository {
   readonly #listAllRaw: Statement;
   readonly #listVisibleRaw: Statement;
   readonly #aclOfDashboards: Statement;
+  // Every single-dashboard read and every subscription check its caller's entry: prepared once.
+  readonly #aclFor;
+  readonly #aclEntry;
 
   /** `sqlite` is the connection under `db`: the list's statements are raw (see ListedRow). */
   constructor(db: Db, sqlite: Sqlite) {
@@ -85,6 +88,22 @@ export class DashboardsRepository {
       .select()
       .from(dashboards)
       .where(eq(dashboards.id, sql.placeholder('id')))
+      .prepare();
+    this.#aclFor = db
+      .select()
+      .from(dashboardAcl)
+      .where(eq(dashboardAcl.dashboardId, sql.placeholder('dashboardId')))
+      .orderBy(asc(dashboardAcl.grantedAt), asc(dashboardAcl.userId))
+      .prepare();
+    this.#aclEntry = db
+      .select()
+      .from(dashboardAcl)
+      .where(
+        and(
+          eq(dashboardAcl.dashboardId, sql.placeholder('dashboardId')),
+          eq(dashboardAcl.userId, sql.placeholder('userId')),
+        ),
+      )
       .prepare();
     this.#listAllRaw = sqlite.prepare(`SELECT ${LISTED_COLUMNS} FROM dashboards d ${NEWEST_FIRST}`).raw();
     // One statement for visibility: the ids owned, shared with the user (with its ACL level) or PUBLIC
@@ -195,20 +214,11 @@ export class DashboardsRepository {
 
   /** A dashboard's entries, oldest grant first (then user id). */
   aclFor(dashboardId: string): AclRow[] {
-    return this.#db
-      .select()
-      .from(dashboardAcl)
-      .where(eq(dashboardAcl.dashboardId, dashboardId))
-      .orderBy(asc(dashboardAcl.grantedAt), asc(dashboardAcl.userId))
-      .all();
+    return this.#aclFor.all({ dashboardId });
   }
 
   aclEntry(dashboardId: string, userId: string): AclRow | undefined {
-    return this.#db
-      .select()
-      .from(dashboardAcl)
-      .where(and(eq(dashboardAcl.dashboardId, dashboardId), eq(dashboardAcl.userId, userId)))
-      .get();
+    return this.#aclEntry.get({ dashboardId, userId });
   }
 
   /** Collaborators with their emails, ordered by email. */
