@@ -28,6 +28,9 @@ export interface TestWorkstationOptions {
   root?: string;
   dashboardApi?: StartOptions['dashboardApi'];
   machine?: StartOptions['machine'];
+  httpTimeouts?: StartOptions['httpTimeouts'];
+  /** Where the workstation logs; silent by default. */
+  logger?: StartOptions['logger'];
 }
 
 /** Starts a workstation whose renderer folder holds a stand-in index.html and one asset. */
@@ -51,9 +54,10 @@ export async function startTestWorkstation(
   const workstation = await startWorkstation(
     { ...config, rendererDir },
     {
-      logger: pino({ level: 'silent' }),
+      logger: options.logger ?? pino({ level: 'silent' }),
       dashboardApi: { argon2Cost: TEST_ARGON2_COST, ...options.dashboardApi },
       machine: options.machine,
+      httpTimeouts: options.httpTimeouts,
     },
   );
   return {

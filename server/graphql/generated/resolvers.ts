@@ -217,6 +217,7 @@ export type Mutation = {
   createDashboard: Dashboard;
   deleteDashboard: Dashboard;
   deleteMyUserAccount: User;
+  /** While nobody has an account, a caller on the workstation creates the first admin with the setup code it printed. */
   registerUser?: Maybe<Token>;
   /** Always true. Towpath sends no e-mail: the token stays on the server and an admin completes the reset. */
   requestPasswordReset: Scalars['Boolean']['output'];
@@ -296,6 +297,7 @@ export type MutationDeleteDashboardArgs = {
 export type MutationRegisterUserArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
+  setupCode?: InputMaybe<Scalars['String']['input']>;
 };
 
 
