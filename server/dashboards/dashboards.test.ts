@@ -335,6 +335,65 @@ describe('projection (§8.2)', () => {
   });
 });
 
+describe('dashboards list projection', () => {
+  it('projects each listed dashboard for the caller exactly as `dashboard` does, newest first', async () => {
+    const shared = await sharedPrivate();
+    f.clock.advance(1000);
+    const published = await create('admin', {
+      visibility: 'PUBLIC',
+      datasources: [{ id: 'winder', title: 'Winder', type: 'machine' }],
+      panes: [
+        {
+          id: 'p',
+          layout: { x: 0, y: 0, w: 1, h: 2 },
+          widgets: [{ id: 'w', type: 'gauge', settings: { valuePath: 'Winder.percent' } }],
+        },
+      ],
+      settings: { theme: 'dark' },
+    });
+    f.clock.advance(1000);
+    const own = await create('editor', { columns: 5 });
+    const fields = `${FIELDS} acl { grantedAt } createdAt updatedAt`;
+    await f.call(
+      'mutation { setAuthPolicy(dashboardPublicListingEnabled: true) { executionMode } }',
+      undefined,
+      'admin',
+    );
+    try {
+      const ours = [own._id, published._id, shared._id];
+      const expectations: [Caller, string[]][] = [
+        ['admin', ours],
+        ['editor', ours],
+        [editor2, [published._id, shared._id]],
+        ['viewer', [published._id, shared._id]],
+        [outsider, [published._id]],
+      ];
+      for (const [who, ids] of expectations) {
+        const response = await f.call(`{ dashboards { ${fields} } }`, undefined, who);
+        expect(response.errors).toBeUndefined();
+        const listed = ((response.data?.dashboards ?? []) as View[]).filter((view) =>
+          ours.includes(view._id),
+        );
+        expect(listed.map((view) => view._id)).toEqual(ids);
+        for (const view of listed) {
+          const single = await f.call(
+            `query($id: ID!) { dashboard(_id: $id) { ${fields} } }`,
+            { id: view._id },
+            who,
+          );
+          expect(view).toEqual(single.data?.dashboard);
+        }
+      }
+    } finally {
+      await f.call(
+        'mutation { setAuthPolicy(dashboardPublicListingEnabled: false) { executionMode } }',
+        undefined,
+        'admin',
+      );
+    }
+  });
+});
+
 const updateAs = (as: Caller, id: string, input: Record<string, unknown>) =>
   f.call(UPDATE, { id, input }, as);
 

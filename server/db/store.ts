@@ -27,7 +27,7 @@ export class Store {
     this.policy = new PolicyRepository(db);
     this.audit = new AuditRepository(db);
     this.limiter = new LimiterRepository(db);
-    this.dashboards = new DashboardsRepository(db);
+    this.dashboards = new DashboardsRepository(db, database.sqlite);
   }
 
   /**

@@ -11,6 +11,7 @@ import type {
   Visibility,
 } from '../../dashboards/service.ts';
 import type { AccessLevel } from '../../db/repositories/dashboards.ts';
+import type { UserRow } from '../../db/repositories/users.ts';
 import type { RequestContext } from '../context.ts';
 import { requireUser } from '../context.ts';
 
@@ -150,8 +151,23 @@ type IdArgs = { _id: string };
 
 const service = (context: RequestContext) => context.services.dashboards;
 
-// One read of the dashboard per change, shared by all its subscribers (the bus hands each the same object).
-const snapshots = new WeakMap<Change, Map<string, DashboardSnapshot | null>>();
+// One read of the dashboard and of each subscriber's account per change, shared by all its
+// subscribers (the bus hands each the same object, synchronously after the commit, so nothing can be
+// written between the reads of two subscribers of one change).
+interface ChangeReads {
+  snapshots: Map<string, DashboardSnapshot | null>;
+  users: Map<string, UserRow | undefined>;
+}
+const reads = new WeakMap<Change, ChangeReads>();
+
+function readsOf(change: Change): ChangeReads {
+  let found = reads.get(change);
+  if (!found) {
+    found = { snapshots: new Map(), users: new Map() };
+    reads.set(change, found);
+  }
+  return found;
+}
 
 /**
  * §9: events for one subscriber. Each change of this dashboard (or of the subscriber's account)
@@ -163,8 +179,13 @@ function dashboardEvents(context: RequestContext, id: string) {
   const user = requireUser(context);
   // Throws NOT_FOUND before any event when the dashboard is not readable now.
   service(context).get(context.principal, id);
-  const current = (): Principal | null => {
-    const stored = services.store.users.byId(user.id);
+  const current = (read: ChangeReads): Principal | null => {
+    let stored: UserRow | undefined;
+    if (read.users.has(user.id)) stored = read.users.get(user.id);
+    else {
+      stored = services.store.users.byId(user.id);
+      read.users.set(user.id, stored);
+    }
     if (!stored?.active || stored.sessionVersion !== user.sessionVersion) return null;
     return { kind: 'user', user: stored };
   };
@@ -174,17 +195,13 @@ function dashboardEvents(context: RequestContext, id: string) {
       (change.kind === 'dashboard' && change.dashboardId === id) ||
       (change.kind === 'user' && change.userId === user.id);
     if (!relevant) return;
-    const principal = current();
+    const read = readsOf(change);
+    const principal = current(read);
     // A user change reaches subscribers of many dashboards: one snapshot per dashboard.
-    let byDashboard = snapshots.get(change);
-    if (!byDashboard) {
-      byDashboard = new Map();
-      snapshots.set(change, byDashboard);
-    }
-    let snapshot = byDashboard.get(id);
+    let snapshot = read.snapshots.get(id);
     if (snapshot === undefined) {
       snapshot = service(context).snapshot(id);
-      byDashboard.set(id, snapshot);
+      read.snapshots.set(id, snapshot);
     }
     const view = principal ? service(context).viewOrNull(principal, id, snapshot) : null;
     queue.push(view);
