@@ -11,6 +11,8 @@ import { DashboardService } from '../dashboards/service.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
 import type { Logger } from '../log.ts';
+import { CredentialProfileService } from '../profiles/credentials.ts';
+import { SecretSealer } from '../profiles/envelope.ts';
 import { loadSecrets, type Secrets } from '../secrets.ts';
 import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
@@ -72,6 +74,13 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       metrics,
       bus,
       dashboards: new DashboardService({ store, clock, audit, bus, policy: () => readPolicy(store) }),
+      credentialProfiles: new CredentialProfileService({
+        store,
+        clock,
+        audit,
+        sealer: new SecretSealer(secrets.CREDENTIAL_ENCRYPTION_KEY),
+        logger,
+      }),
       gatewayMetrics: gatewayMetricsFromUrl(
         config.gateway.runtimeMetricsUrl,
         secrets.GATEWAY_SERVICE_TOKEN,

@@ -48,6 +48,7 @@ export const AUTHORIZATION: Record<'Query' | 'Mutation' | 'Subscription', Record
     dashboards: USER,
     dashboardCollaborators: USER,
     dashboardRevisions: USER,
+    credentialProfiles: EDITOR,
   },
   Mutation: {
     registerUser: PUBLIC,
@@ -73,6 +74,9 @@ export const AUTHORIZATION: Record<'Query' | 'Mutation' | 'Subscription', Record
     revokeDashboardAccess: USER,
     transferDashboardOwnership: USER,
     restoreDashboardRevision: USER,
+    adminCreateCredentialProfile: ADMIN,
+    adminUpdateCredentialProfile: ADMIN,
+    adminDeleteCredentialProfile: ADMIN,
   },
   Subscription: {
     dashboard: USER,

@@ -28,6 +28,8 @@ export interface TestWorkstationOptions {
   root?: string;
   dashboardApi?: StartOptions['dashboardApi'];
   machine?: StartOptions['machine'];
+  /** Replaces the silent logger, e.g. to capture the log lines a run writes. */
+  logger?: StartOptions['logger'];
 }
 
 /** Starts a workstation whose renderer folder holds a stand-in index.html and one asset. */
@@ -51,7 +53,7 @@ export async function startTestWorkstation(
   const workstation = await startWorkstation(
     { ...config, rendererDir },
     {
-      logger: pino({ level: 'silent' }),
+      logger: options.logger ?? pino({ level: 'silent' }),
       dashboardApi: { argon2Cost: TEST_ARGON2_COST, ...options.dashboardApi },
       machine: options.machine,
     },

@@ -68,6 +68,16 @@ export type AuthPolicy = {
   registrationMode: RegistrationMode;
 };
 
+export type CreateCredentialProfileInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['Object']['input']>;
+  name: Scalars['String']['input'];
+  /** NONE: none; HEADER: { headerValue }; BEARER: { token }; BASIC: { username, password }. */
+  secret?: InputMaybe<Scalars['Object']['input']>;
+  type: CredentialProfileType;
+};
+
 export type CreateDashboardInput = {
   columns?: InputMaybe<Scalars['Int']['input']>;
   datasources?: InputMaybe<Array<Scalars['Object']['input']>>;
@@ -79,6 +89,30 @@ export type CreateDashboardInput = {
   visibility?: InputMaybe<DashboardVisibility>;
   width?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** How a datasource authenticates upstream. The secret itself is write-only. */
+export type CredentialProfile = {
+  __typename?: 'CredentialProfile';
+  _id: Scalars['ID']['output'];
+  allowPublicUse: Scalars['Boolean']['output'];
+  createdAt: Scalars['String']['output'];
+  description: Scalars['String']['output'];
+  /** HEADER: { headerName }. */
+  metadata: Scalars['Object']['output'];
+  name: Scalars['String']['output'];
+  /** The secret was sealed under another CREDENTIAL_ENCRYPTION_KEY and must be entered again. */
+  secretNeedsReentry: Scalars['Boolean']['output'];
+  /** { <key>: "***" } per stored secret key; null without a secret. */
+  secretShape?: Maybe<Scalars['Object']['output']>;
+  type: CredentialProfileType;
+  updatedAt: Scalars['String']['output'];
+};
+
+export type CredentialProfileType =
+  | 'BASIC'
+  | 'BEARER'
+  | 'HEADER'
+  | 'NONE';
 
 /**
  * A dashboard, projected for the caller: shareToken, acl and user (the owner's id) only for callers who
@@ -205,13 +239,17 @@ export type InviteToken = {
 export type Mutation = {
   __typename?: 'Mutation';
   acceptInvite?: Maybe<Token>;
+  adminCreateCredentialProfile: CredentialProfile;
   /** Admin only. expiresInHours defaults to 72 and is clamped to 1–336. */
   adminCreateInvite: InviteToken;
   adminCreateUser: User;
+  /** Returns the deleted profile. */
+  adminDeleteCredentialProfile: CredentialProfile;
   adminDeleteUser: User;
   /** Admin only. expiresInHours defaults to 24 and is clamped to 1–336. */
   adminIssuePasswordReset: PasswordResetToken;
   adminRevokeInvite: Scalars['Boolean']['output'];
+  adminUpdateCredentialProfile: CredentialProfile;
   adminUpdateUser: User;
   authUser?: Maybe<Token>;
   createDashboard: Dashboard;
@@ -239,6 +277,11 @@ export type MutationAcceptInviteArgs = {
 };
 
 
+export type MutationAdminCreateCredentialProfileArgs = {
+  input: CreateCredentialProfileInput;
+};
+
+
 export type MutationAdminCreateInviteArgs = {
   email: Scalars['String']['input'];
   expiresInHours?: InputMaybe<Scalars['Int']['input']>;
@@ -251,6 +294,11 @@ export type MutationAdminCreateUserArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
   role: UserRole;
+};
+
+
+export type MutationAdminDeleteCredentialProfileArgs = {
+  _id: Scalars['ID']['input'];
 };
 
 
@@ -267,6 +315,12 @@ export type MutationAdminIssuePasswordResetArgs = {
 
 export type MutationAdminRevokeInviteArgs = {
   _id: Scalars['ID']['input'];
+};
+
+
+export type MutationAdminUpdateCredentialProfileArgs = {
+  _id: Scalars['ID']['input'];
+  input: UpdateCredentialProfileInput;
 };
 
 
@@ -380,6 +434,8 @@ export type Query = {
   adminRuntimeMetrics: AdminRuntimeMetrics;
   /** Admin only. */
   authPolicy: AuthPolicy;
+  /** Editors and admins; ordered by name. */
+  credentialProfiles: Array<CredentialProfile>;
   dashboard?: Maybe<Dashboard>;
   dashboardByShareToken?: Maybe<Dashboard>;
   /** The owner first, then ACL entries by email. */
@@ -444,6 +500,16 @@ export type SubscriptionDashboardArgs = {
 export type Token = {
   __typename?: 'Token';
   token?: Maybe<Scalars['String']['output']>;
+};
+
+/** Omitted fields stay unchanged; metadata and secret replace the whole object. */
+export type UpdateCredentialProfileInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['Object']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  secret?: InputMaybe<Scalars['Object']['input']>;
+  type?: InputMaybe<CredentialProfileType>;
 };
 
 export type UpdateDashboardInput = {
@@ -556,7 +622,10 @@ export type ResolversTypes = {
   AuditEvent: ResolverTypeWrapper<AuditEvent>;
   AuthPolicy: ResolverTypeWrapper<AuthPolicy>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  CreateCredentialProfileInput: CreateCredentialProfileInput;
   CreateDashboardInput: CreateDashboardInput;
+  CredentialProfile: ResolverTypeWrapper<CredentialProfile>;
+  CredentialProfileType: CredentialProfileType;
   Dashboard: ResolverTypeWrapper<Dashboard>;
   DashboardAccessLevel: DashboardAccessLevel;
   DashboardAclEntry: ResolverTypeWrapper<DashboardAclEntry>;
@@ -580,6 +649,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Token: ResolverTypeWrapper<Token>;
+  UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
   User: ResolverTypeWrapper<User>;
   UserRole: UserRole;
@@ -592,7 +662,9 @@ export type ResolversParentTypes = {
   AuditEvent: AuditEvent;
   AuthPolicy: AuthPolicy;
   Boolean: Scalars['Boolean']['output'];
+  CreateCredentialProfileInput: CreateCredentialProfileInput;
   CreateDashboardInput: CreateDashboardInput;
+  CredentialProfile: CredentialProfile;
   Dashboard: Dashboard;
   DashboardAclEntry: DashboardAclEntry;
   DashboardCollaborator: DashboardCollaborator;
@@ -612,6 +684,7 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Token: Token;
+  UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
   User: User;
 };
@@ -656,6 +729,19 @@ export type AuthPolicyResolvers<ContextType = RequestContext, ParentType extends
   policyEditLock?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   registrationDefaultRole?: Resolver<ResolversTypes['UserRole'], ParentType, ContextType>;
   registrationMode?: Resolver<ResolversTypes['RegistrationMode'], ParentType, ContextType>;
+};
+
+export type CredentialProfileResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CredentialProfile'] = ResolversParentTypes['CredentialProfile']> = {
+  _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  allowPublicUse?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  metadata?: Resolver<ResolversTypes['Object'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secretNeedsReentry?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  secretShape?: Resolver<Maybe<ResolversTypes['Object']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['CredentialProfileType'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type DashboardResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Dashboard'] = ResolversParentTypes['Dashboard']> = {
@@ -752,11 +838,14 @@ export type InviteTokenResolvers<ContextType = RequestContext, ParentType extend
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptInvite?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAcceptInviteArgs, 'password' | 'token'>>;
+  adminCreateCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminCreateCredentialProfileArgs, 'input'>>;
   adminCreateInvite?: Resolver<ResolversTypes['InviteToken'], ParentType, ContextType, RequireFields<MutationAdminCreateInviteArgs, 'email' | 'role'>>;
   adminCreateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminCreateUserArgs, 'email' | 'password' | 'role'>>;
+  adminDeleteCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminDeleteCredentialProfileArgs, '_id'>>;
   adminDeleteUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminDeleteUserArgs, '_id'>>;
   adminIssuePasswordReset?: Resolver<ResolversTypes['PasswordResetToken'], ParentType, ContextType, RequireFields<MutationAdminIssuePasswordResetArgs, '_id'>>;
   adminRevokeInvite?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationAdminRevokeInviteArgs, '_id'>>;
+  adminUpdateCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminUpdateCredentialProfileArgs, '_id' | 'input'>>;
   adminUpdateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminUpdateUserArgs, '_id'>>;
   authUser?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAuthUserArgs, 'email' | 'password'>>;
   createDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationCreateDashboardArgs, 'input'>>;
@@ -790,6 +879,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   adminDatasourceDiagnostics?: Resolver<ResolversTypes['DatasourceDiagnostics'], ParentType, ContextType>;
   adminRuntimeMetrics?: Resolver<ResolversTypes['AdminRuntimeMetrics'], ParentType, ContextType>;
   authPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType>;
+  credentialProfiles?: Resolver<Array<ResolversTypes['CredentialProfile']>, ParentType, ContextType>;
   dashboard?: Resolver<Maybe<ResolversTypes['Dashboard']>, ParentType, ContextType, RequireFields<QueryDashboardArgs, '_id'>>;
   dashboardByShareToken?: Resolver<Maybe<ResolversTypes['Dashboard']>, ParentType, ContextType, RequireFields<QueryDashboardByShareTokenArgs, 'shareToken'>>;
   dashboardCollaborators?: Resolver<Array<ResolversTypes['DashboardCollaborator']>, ParentType, ContextType, RequireFields<QueryDashboardCollaboratorsArgs, '_id'>>;
@@ -823,6 +913,7 @@ export type Resolvers<ContextType = RequestContext> = {
   ApiRuntimeMetrics?: ApiRuntimeMetricsResolvers<ContextType>;
   AuditEvent?: AuditEventResolvers<ContextType>;
   AuthPolicy?: AuthPolicyResolvers<ContextType>;
+  CredentialProfile?: CredentialProfileResolvers<ContextType>;
   Dashboard?: DashboardResolvers<ContextType>;
   DashboardAclEntry?: DashboardAclEntryResolvers<ContextType>;
   DashboardCollaborator?: DashboardCollaboratorResolvers<ContextType>;

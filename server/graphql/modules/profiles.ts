@@ -1,0 +1,98 @@
+// Credential and broker profiles over GraphQL (spec §10): SDL and thin resolvers; the rules live in
+// server/profiles/. Secrets go in, never out: a profile shows only the shape of its secret.
+import type {
+  CredentialProfileInput,
+  CredentialProfileView,
+  CredentialType,
+} from '../../profiles/credentials.ts';
+import { type RequestContext, requireAdmin } from '../context.ts';
+
+export const typeDefs = /* GraphQL */ `
+  enum CredentialProfileType {
+    NONE
+    HEADER
+    BEARER
+    BASIC
+  }
+
+  "How a datasource authenticates upstream. The secret itself is write-only."
+  type CredentialProfile {
+    _id: ID!
+    name: String!
+    type: CredentialProfileType!
+    description: String!
+    allowPublicUse: Boolean!
+    "HEADER: { headerName }."
+    metadata: Object!
+    "{ <key>: \\"***\\" } per stored secret key; null without a secret."
+    secretShape: Object
+    "The secret was sealed under another CREDENTIAL_ENCRYPTION_KEY and must be entered again."
+    secretNeedsReentry: Boolean!
+    createdAt: String!
+    updatedAt: String!
+  }
+
+  input CreateCredentialProfileInput {
+    name: String!
+    type: CredentialProfileType!
+    description: String
+    allowPublicUse: Boolean
+    metadata: Object
+    "NONE: none; HEADER: { headerValue }; BEARER: { token }; BASIC: { username, password }."
+    secret: Object
+  }
+
+  "Omitted fields stay unchanged; metadata and secret replace the whole object."
+  input UpdateCredentialProfileInput {
+    name: String
+    type: CredentialProfileType
+    description: String
+    allowPublicUse: Boolean
+    metadata: Object
+    secret: Object
+  }
+
+  extend type Query {
+    "Editors and admins; ordered by name."
+    credentialProfiles: [CredentialProfile!]!
+  }
+
+  extend type Mutation {
+    adminCreateCredentialProfile(input: CreateCredentialProfileInput!): CredentialProfile!
+    adminUpdateCredentialProfile(_id: ID!, input: UpdateCredentialProfileInput!): CredentialProfile!
+    "Returns the deleted profile."
+    adminDeleteCredentialProfile(_id: ID!): CredentialProfile!
+  }
+`;
+
+const credentialView = (view: CredentialProfileView) => ({ ...view, _id: view.id });
+
+export const resolvers = {
+  CredentialProfileType: { NONE: 'none', HEADER: 'header', BEARER: 'bearer', BASIC: 'basic' },
+  Query: {
+    credentialProfiles: (_: unknown, __: unknown, context: RequestContext) =>
+      context.services.credentialProfiles.list().map(credentialView),
+  },
+  Mutation: {
+    adminCreateCredentialProfile: (
+      _: unknown,
+      args: { input: CredentialProfileInput & { name: string; type: CredentialType } },
+      context: RequestContext,
+    ) => {
+      const admin = requireAdmin(context);
+      return credentialView(context.services.credentialProfiles.create(admin.id, args.input));
+    },
+    adminUpdateCredentialProfile: (
+      _: unknown,
+      args: { _id: string; input: CredentialProfileInput },
+      context: RequestContext,
+    ) => {
+      const admin = requireAdmin(context);
+      return credentialView(context.services.credentialProfiles.update(admin.id, args._id, args.input));
+    },
+    adminDeleteCredentialProfile: (_: unknown, args: { _id: string }, context: RequestContext) => {
+      const admin = requireAdmin(context);
+      return credentialView(context.services.credentialProfiles.delete(admin.id, args._id));
+    },
+  },
+};
