@@ -11,6 +11,7 @@ import { DashboardService } from '../dashboards/service.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
 import type { Logger } from '../log.ts';
+import { BrokerProfileService } from '../profiles/brokers.ts';
 import { CredentialProfileService } from '../profiles/credentials.ts';
 import { SecretSealer } from '../profiles/envelope.ts';
 import { loadSecrets, type Secrets } from '../secrets.ts';
@@ -81,6 +82,7 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
         sealer: new SecretSealer(secrets.CREDENTIAL_ENCRYPTION_KEY),
         logger,
       }),
+      brokerProfiles: new BrokerProfileService({ store, clock, audit }),
       gatewayMetrics: gatewayMetricsFromUrl(
         config.gateway.runtimeMetricsUrl,
         secrets.GATEWAY_SERVICE_TOKEN,

@@ -49,6 +49,7 @@ export const AUTHORIZATION: Record<'Query' | 'Mutation' | 'Subscription', Record
     dashboardCollaborators: USER,
     dashboardRevisions: USER,
     credentialProfiles: EDITOR,
+    brokerProfiles: EDITOR,
   },
   Mutation: {
     registerUser: PUBLIC,
@@ -77,6 +78,9 @@ export const AUTHORIZATION: Record<'Query' | 'Mutation' | 'Subscription', Record
     adminCreateCredentialProfile: ADMIN,
     adminUpdateCredentialProfile: ADMIN,
     adminDeleteCredentialProfile: ADMIN,
+    adminCreateBrokerProfile: ADMIN,
+    adminUpdateBrokerProfile: ADMIN,
+    adminDeleteBrokerProfile: ADMIN,
   },
   Subscription: {
     dashboard: USER,

@@ -10,6 +10,7 @@ import type { DashboardService } from '../dashboards/service.ts';
 import type { UserRow } from '../db/repositories/users.ts';
 import type { Store } from '../db/store.ts';
 import type { Logger } from '../log.ts';
+import type { BrokerProfileService } from '../profiles/brokers.ts';
 import type { CredentialProfileService } from '../profiles/credentials.ts';
 import { ADMIN_ROLE_REQUIRED, forbidden, unauthenticated } from './errors.ts';
 import type { GatewayMetricsSource, RuntimeMetrics } from './metrics.ts';
@@ -28,6 +29,7 @@ export interface ApiServices {
   dashboards: DashboardService;
   /** Credential profiles (server/profiles). */
   credentialProfiles: CredentialProfileService;
+  brokerProfiles: BrokerProfileService;
   /** Changes after commit, for subscriptions (§9) and later the realtime gateway. */
   bus: ChangeBus;
   /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, startFixture } from '../graphql/fixture.test-support.ts';
-import type { GraphqlResponse } from '../testing/graphql.ts';
+import { dataOf, errorOf } from '../testing/graphql.ts';
 import { SecretSealer } from './envelope.ts';
 
 const KEY = randomBytes(32).toString('base64url');
@@ -32,18 +32,6 @@ type Profile = Record<string, unknown> & { _id: string; name: string };
 
 let f: Fixture;
 const logLines: string[] = [];
-
-function errorOf(response: GraphqlResponse) {
-  const first = response.errors?.[0];
-  return first ? { code: first.extensions?.code, message: first.message } : undefined;
-}
-
-/** The answer's root field, or a failure with the raw body. */
-function dataOf<T>(response: GraphqlResponse, field: string): T {
-  const value = response.data?.[field];
-  if (value === undefined || value === null) throw new Error(response.raw);
-  return value as T;
-}
 
 async function create(input: Record<string, unknown>): Promise<Profile> {
   const response = await f.call(CREATE, { input }, 'admin');

@@ -68,6 +68,39 @@ export type AuthPolicy = {
   registrationMode: RegistrationMode;
 };
 
+/** An MQTT broker datasources may name; its credential profile, if any, is BASIC. */
+export type BrokerProfile = {
+  __typename?: 'BrokerProfile';
+  _id: Scalars['ID']['output'];
+  allowPublicUse: Scalars['Boolean']['output'];
+  /** mqtt:// or mqtts://, without credentials. */
+  brokerUrl: Scalars['String']['output'];
+  createdAt: Scalars['String']['output'];
+  credentialProfileId?: Maybe<Scalars['ID']['output']>;
+  description: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  protocol: BrokerProtocol;
+  /** { rejectUnauthorized?, servername?, ca? }. */
+  tls?: Maybe<Scalars['Object']['output']>;
+  /** MQTT filters a datasource topic must fall under; empty = all topics. */
+  topicAllowlist: Array<Scalars['String']['output']>;
+  updatedAt: Scalars['String']['output'];
+};
+
+export type BrokerProtocol =
+  | 'MQTT';
+
+export type CreateBrokerProfileInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  brokerUrl: Scalars['String']['input'];
+  credentialProfileId?: InputMaybe<Scalars['ID']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  protocol?: InputMaybe<BrokerProtocol>;
+  tls?: InputMaybe<Scalars['Object']['input']>;
+  topicAllowlist?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
 export type CreateCredentialProfileInput = {
   allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
   description?: InputMaybe<Scalars['String']['input']>;
@@ -239,16 +272,20 @@ export type InviteToken = {
 export type Mutation = {
   __typename?: 'Mutation';
   acceptInvite?: Maybe<Token>;
+  adminCreateBrokerProfile: BrokerProfile;
   adminCreateCredentialProfile: CredentialProfile;
   /** Admin only. expiresInHours defaults to 72 and is clamped to 1–336. */
   adminCreateInvite: InviteToken;
   adminCreateUser: User;
+  /** Returns the deleted profile. */
+  adminDeleteBrokerProfile: BrokerProfile;
   /** Returns the deleted profile. */
   adminDeleteCredentialProfile: CredentialProfile;
   adminDeleteUser: User;
   /** Admin only. expiresInHours defaults to 24 and is clamped to 1–336. */
   adminIssuePasswordReset: PasswordResetToken;
   adminRevokeInvite: Scalars['Boolean']['output'];
+  adminUpdateBrokerProfile: BrokerProfile;
   adminUpdateCredentialProfile: CredentialProfile;
   adminUpdateUser: User;
   authUser?: Maybe<Token>;
@@ -277,6 +314,11 @@ export type MutationAcceptInviteArgs = {
 };
 
 
+export type MutationAdminCreateBrokerProfileArgs = {
+  input: CreateBrokerProfileInput;
+};
+
+
 export type MutationAdminCreateCredentialProfileArgs = {
   input: CreateCredentialProfileInput;
 };
@@ -294,6 +336,11 @@ export type MutationAdminCreateUserArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
   role: UserRole;
+};
+
+
+export type MutationAdminDeleteBrokerProfileArgs = {
+  _id: Scalars['ID']['input'];
 };
 
 
@@ -315,6 +362,12 @@ export type MutationAdminIssuePasswordResetArgs = {
 
 export type MutationAdminRevokeInviteArgs = {
   _id: Scalars['ID']['input'];
+};
+
+
+export type MutationAdminUpdateBrokerProfileArgs = {
+  _id: Scalars['ID']['input'];
+  input: UpdateBrokerProfileInput;
 };
 
 
@@ -434,6 +487,8 @@ export type Query = {
   adminRuntimeMetrics: AdminRuntimeMetrics;
   /** Admin only. */
   authPolicy: AuthPolicy;
+  /** Editors and admins; ordered by name, only of protocol when given. */
+  brokerProfiles: Array<BrokerProfile>;
   /** Editors and admins; ordered by name. */
   credentialProfiles: Array<CredentialProfile>;
   dashboard?: Maybe<Dashboard>;
@@ -458,6 +513,11 @@ export type Query = {
 export type QueryAdminAuditEventsArgs = {
   actionPrefix?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrokerProfilesArgs = {
+  protocol?: InputMaybe<BrokerProtocol>;
 };
 
 
@@ -500,6 +560,18 @@ export type SubscriptionDashboardArgs = {
 export type Token = {
   __typename?: 'Token';
   token?: Maybe<Scalars['String']['output']>;
+};
+
+/** Omitted fields stay unchanged; null clears tls and credentialProfileId. */
+export type UpdateBrokerProfileInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  brokerUrl?: InputMaybe<Scalars['String']['input']>;
+  credentialProfileId?: InputMaybe<Scalars['ID']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  protocol?: InputMaybe<BrokerProtocol>;
+  tls?: InputMaybe<Scalars['Object']['input']>;
+  topicAllowlist?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 /** Omitted fields stay unchanged; metadata and secret replace the whole object. */
@@ -622,6 +694,9 @@ export type ResolversTypes = {
   AuditEvent: ResolverTypeWrapper<AuditEvent>;
   AuthPolicy: ResolverTypeWrapper<AuthPolicy>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BrokerProfile: ResolverTypeWrapper<BrokerProfile>;
+  BrokerProtocol: BrokerProtocol;
+  CreateBrokerProfileInput: CreateBrokerProfileInput;
   CreateCredentialProfileInput: CreateCredentialProfileInput;
   CreateDashboardInput: CreateDashboardInput;
   CredentialProfile: ResolverTypeWrapper<CredentialProfile>;
@@ -649,6 +724,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Token: ResolverTypeWrapper<Token>;
+  UpdateBrokerProfileInput: UpdateBrokerProfileInput;
   UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
   User: ResolverTypeWrapper<User>;
@@ -662,6 +738,8 @@ export type ResolversParentTypes = {
   AuditEvent: AuditEvent;
   AuthPolicy: AuthPolicy;
   Boolean: Scalars['Boolean']['output'];
+  BrokerProfile: BrokerProfile;
+  CreateBrokerProfileInput: CreateBrokerProfileInput;
   CreateCredentialProfileInput: CreateCredentialProfileInput;
   CreateDashboardInput: CreateDashboardInput;
   CredentialProfile: CredentialProfile;
@@ -684,6 +762,7 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Token: Token;
+  UpdateBrokerProfileInput: UpdateBrokerProfileInput;
   UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
   User: User;
@@ -729,6 +808,20 @@ export type AuthPolicyResolvers<ContextType = RequestContext, ParentType extends
   policyEditLock?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   registrationDefaultRole?: Resolver<ResolversTypes['UserRole'], ParentType, ContextType>;
   registrationMode?: Resolver<ResolversTypes['RegistrationMode'], ParentType, ContextType>;
+};
+
+export type BrokerProfileResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['BrokerProfile'] = ResolversParentTypes['BrokerProfile']> = {
+  _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  allowPublicUse?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  brokerUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  credentialProfileId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['BrokerProtocol'], ParentType, ContextType>;
+  tls?: Resolver<Maybe<ResolversTypes['Object']>, ParentType, ContextType>;
+  topicAllowlist?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type CredentialProfileResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CredentialProfile'] = ResolversParentTypes['CredentialProfile']> = {
@@ -838,13 +931,16 @@ export type InviteTokenResolvers<ContextType = RequestContext, ParentType extend
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptInvite?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAcceptInviteArgs, 'password' | 'token'>>;
+  adminCreateBrokerProfile?: Resolver<ResolversTypes['BrokerProfile'], ParentType, ContextType, RequireFields<MutationAdminCreateBrokerProfileArgs, 'input'>>;
   adminCreateCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminCreateCredentialProfileArgs, 'input'>>;
   adminCreateInvite?: Resolver<ResolversTypes['InviteToken'], ParentType, ContextType, RequireFields<MutationAdminCreateInviteArgs, 'email' | 'role'>>;
   adminCreateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminCreateUserArgs, 'email' | 'password' | 'role'>>;
+  adminDeleteBrokerProfile?: Resolver<ResolversTypes['BrokerProfile'], ParentType, ContextType, RequireFields<MutationAdminDeleteBrokerProfileArgs, '_id'>>;
   adminDeleteCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminDeleteCredentialProfileArgs, '_id'>>;
   adminDeleteUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminDeleteUserArgs, '_id'>>;
   adminIssuePasswordReset?: Resolver<ResolversTypes['PasswordResetToken'], ParentType, ContextType, RequireFields<MutationAdminIssuePasswordResetArgs, '_id'>>;
   adminRevokeInvite?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationAdminRevokeInviteArgs, '_id'>>;
+  adminUpdateBrokerProfile?: Resolver<ResolversTypes['BrokerProfile'], ParentType, ContextType, RequireFields<MutationAdminUpdateBrokerProfileArgs, '_id' | 'input'>>;
   adminUpdateCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminUpdateCredentialProfileArgs, '_id' | 'input'>>;
   adminUpdateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminUpdateUserArgs, '_id'>>;
   authUser?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAuthUserArgs, 'email' | 'password'>>;
@@ -879,6 +975,7 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   adminDatasourceDiagnostics?: Resolver<ResolversTypes['DatasourceDiagnostics'], ParentType, ContextType>;
   adminRuntimeMetrics?: Resolver<ResolversTypes['AdminRuntimeMetrics'], ParentType, ContextType>;
   authPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType>;
+  brokerProfiles?: Resolver<Array<ResolversTypes['BrokerProfile']>, ParentType, ContextType, Partial<QueryBrokerProfilesArgs>>;
   credentialProfiles?: Resolver<Array<ResolversTypes['CredentialProfile']>, ParentType, ContextType>;
   dashboard?: Resolver<Maybe<ResolversTypes['Dashboard']>, ParentType, ContextType, RequireFields<QueryDashboardArgs, '_id'>>;
   dashboardByShareToken?: Resolver<Maybe<ResolversTypes['Dashboard']>, ParentType, ContextType, RequireFields<QueryDashboardByShareTokenArgs, 'shareToken'>>;
@@ -913,6 +1010,7 @@ export type Resolvers<ContextType = RequestContext> = {
   ApiRuntimeMetrics?: ApiRuntimeMetricsResolvers<ContextType>;
   AuditEvent?: AuditEventResolvers<ContextType>;
   AuthPolicy?: AuthPolicyResolvers<ContextType>;
+  BrokerProfile?: BrokerProfileResolvers<ContextType>;
   CredentialProfile?: CredentialProfileResolvers<ContextType>;
   Dashboard?: DashboardResolvers<ContextType>;
   DashboardAclEntry?: DashboardAclEntryResolvers<ContextType>;
