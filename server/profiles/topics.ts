@@ -1,14 +1,6 @@
-// MQTT topic filters of broker allowlists (dashboard spec §10.2).
-
-/** A filter of 1–256 chars without NUL; `+` only as a whole level, `#` only as the whole last level. */
-export function isTopicFilter(filter: string): boolean {
-  if (filter.length < 1 || filter.length > 256 || filter.includes('\u0000')) return false;
-  const levels = filter.split('/');
-  return levels.every((level, index) => {
-    if (level.includes('#')) return level === '#' && index === levels.length - 1;
-    return !level.includes('+') || level === '+';
-  });
-}
+// MQTT topic filters of broker allowlists (dashboard spec §10.2). The filter syntax is the document's
+// (server/dashboards/document.ts); coverage between two filters is decided here.
+export { isTopicFilter } from '../dashboards/document.ts';
 
 /**
  * Whether filter F covers a datasource's topic T (which may itself be a filter), level by level:
