@@ -14,6 +14,7 @@ import type { Logger } from '../log.ts';
 import { BrokerProfileService } from '../profiles/brokers.ts';
 import { CredentialProfileService } from '../profiles/credentials.ts';
 import { SecretSealer } from '../profiles/envelope.ts';
+import { SessionTokenService } from '../profiles/session-tokens.ts';
 import { loadSecrets, type Secrets } from '../secrets.ts';
 import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
@@ -83,6 +84,15 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
         logger,
       }),
       brokerProfiles: new BrokerProfileService({ store, clock, audit }),
+      sessionTokens: new SessionTokenService({
+        store,
+        clock,
+        audit,
+        tokens,
+        config: config.datasource,
+        gatewaySecret: secrets.JWT_GATEWAY_SECRET,
+        metrics,
+      }),
       gatewayMetrics: gatewayMetricsFromUrl(
         config.gateway.runtimeMetricsUrl,
         secrets.GATEWAY_SERVICE_TOKEN,

@@ -75,6 +75,8 @@ export const AUTHORIZATION: Record<'Query' | 'Mutation' | 'Subscription', Record
     revokeDashboardAccess: USER,
     transferDashboardOwnership: USER,
     restoreDashboardRevision: USER,
+    // Flows and the DATASOURCE_MINT scope are decided by the session-token service (§11).
+    mintDatasourceSessionToken: PUBLIC,
     adminCreateCredentialProfile: ADMIN,
     adminUpdateCredentialProfile: ADMIN,
     adminDeleteCredentialProfile: ADMIN,

@@ -12,6 +12,7 @@ import type { Store } from '../db/store.ts';
 import type { Logger } from '../log.ts';
 import type { BrokerProfileService } from '../profiles/brokers.ts';
 import type { CredentialProfileService } from '../profiles/credentials.ts';
+import type { SessionTokenService } from '../profiles/session-tokens.ts';
 import { ADMIN_ROLE_REQUIRED, forbidden, unauthenticated } from './errors.ts';
 import type { GatewayMetricsSource, RuntimeMetrics } from './metrics.ts';
 
@@ -30,6 +31,8 @@ export interface ApiServices {
   /** Credential profiles (server/profiles). */
   credentialProfiles: CredentialProfileService;
   brokerProfiles: BrokerProfileService;
+  /** Datasource session tokens for the gateway (§11). */
+  sessionTokens: SessionTokenService;
   /** Changes after commit, for subscriptions (§9) and later the realtime gateway. */
   bus: ChangeBus;
   /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */

@@ -223,6 +223,13 @@ export type DatasourceDiagnostics = {
   typeCounts: Array<DatasourceTypeCount>;
 };
 
+/** A short-lived gateway token for one datasource (§11). */
+export type DatasourceSessionToken = {
+  __typename?: 'DatasourceSessionToken';
+  expiresAt: Scalars['String']['output'];
+  token: Scalars['String']['output'];
+};
+
 export type DatasourceTypeCount = {
   __typename?: 'DatasourceTypeCount';
   count: Scalars['Int']['output'];
@@ -292,6 +299,8 @@ export type Mutation = {
   createDashboard: Dashboard;
   deleteDashboard: Dashboard;
   deleteMyUserAccount: User;
+  /** Anyone: the user flow for owners, ACL members and admins, else the public flow (share token or PUBLIC). */
+  mintDatasourceSessionToken: DatasourceSessionToken;
   registerUser?: Maybe<Token>;
   /** Always true. Towpath sends no e-mail: the token stays on the server and an admin completes the reset. */
   requestPasswordReset: Scalars['Boolean']['output'];
@@ -397,6 +406,13 @@ export type MutationCreateDashboardArgs = {
 
 export type MutationDeleteDashboardArgs = {
   _id: Scalars['ID']['input'];
+};
+
+
+export type MutationMintDatasourceSessionTokenArgs = {
+  dashboardId: Scalars['ID']['input'];
+  datasourceId: Scalars['ID']['input'];
+  shareToken?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -708,6 +724,7 @@ export type ResolversTypes = {
   DashboardRevision: ResolverTypeWrapper<DashboardRevision>;
   DashboardVisibility: DashboardVisibility;
   DatasourceDiagnostics: ResolverTypeWrapper<DatasourceDiagnostics>;
+  DatasourceSessionToken: ResolverTypeWrapper<DatasourceSessionToken>;
   DatasourceTypeCount: ResolverTypeWrapper<DatasourceTypeCount>;
   ExecutionMode: ExecutionMode;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
@@ -748,6 +765,7 @@ export type ResolversParentTypes = {
   DashboardCollaborator: DashboardCollaborator;
   DashboardRevision: DashboardRevision;
   DatasourceDiagnostics: DatasourceDiagnostics;
+  DatasourceSessionToken: DatasourceSessionToken;
   DatasourceTypeCount: DatasourceTypeCount;
   Float: Scalars['Float']['output'];
   GatewayRuntimeMetrics: GatewayRuntimeMetrics;
@@ -893,6 +911,11 @@ export type DatasourceDiagnosticsResolvers<ContextType = RequestContext, ParentT
   typeCounts?: Resolver<Array<ResolversTypes['DatasourceTypeCount']>, ParentType, ContextType>;
 };
 
+export type DatasourceSessionTokenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DatasourceSessionToken'] = ResolversParentTypes['DatasourceSessionToken']> = {
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type DatasourceTypeCountResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DatasourceTypeCount'] = ResolversParentTypes['DatasourceTypeCount']> = {
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -947,6 +970,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   createDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationCreateDashboardArgs, 'input'>>;
   deleteDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationDeleteDashboardArgs, '_id'>>;
   deleteMyUserAccount?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  mintDatasourceSessionToken?: Resolver<ResolversTypes['DatasourceSessionToken'], ParentType, ContextType, RequireFields<MutationMintDatasourceSessionTokenArgs, 'dashboardId' | 'datasourceId'>>;
   registerUser?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationRegisterUserArgs, 'email' | 'password'>>;
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
@@ -1017,6 +1041,7 @@ export type Resolvers<ContextType = RequestContext> = {
   DashboardCollaborator?: DashboardCollaboratorResolvers<ContextType>;
   DashboardRevision?: DashboardRevisionResolvers<ContextType>;
   DatasourceDiagnostics?: DatasourceDiagnosticsResolvers<ContextType>;
+  DatasourceSessionToken?: DatasourceSessionTokenResolvers<ContextType>;
   DatasourceTypeCount?: DatasourceTypeCountResolvers<ContextType>;
   GatewayRuntimeMetrics?: GatewayRuntimeMetricsResolvers<ContextType>;
   Invite?: InviteResolvers<ContextType>;

@@ -105,7 +105,15 @@ export const typeDefs = /* GraphQL */ `
     brokerProfiles(protocol: BrokerProtocol): [BrokerProfile!]!
   }
 
+  "A short-lived gateway token for one datasource (§11)."
+  type DatasourceSessionToken {
+    token: String!
+    expiresAt: String!
+  }
+
   extend type Mutation {
+    "Anyone: the user flow for owners, ACL members and admins, else the public flow (share token or PUBLIC)."
+    mintDatasourceSessionToken(dashboardId: ID!, datasourceId: ID!, shareToken: String): DatasourceSessionToken!
     adminCreateCredentialProfile(input: CreateCredentialProfileInput!): CredentialProfile!
     adminUpdateCredentialProfile(_id: ID!, input: UpdateCredentialProfileInput!): CredentialProfile!
     "Returns the deleted profile."
@@ -130,6 +138,16 @@ export const resolvers = {
       context.services.brokerProfiles.list(args.protocol).map(brokerView),
   },
   Mutation: {
+    mintDatasourceSessionToken: (
+      _: unknown,
+      args: { dashboardId: string; datasourceId: string; shareToken?: string | null },
+      context: RequestContext,
+    ) =>
+      context.services.sessionTokens.mint({
+        caller: context.principal,
+        clientIp: context.clientIp,
+        ...args,
+      }),
     adminCreateCredentialProfile: (
       _: unknown,
       args: { input: CredentialProfileInput & { name: string; type: CredentialType } },
