@@ -47,7 +47,7 @@ test('status bar shows both doors healthy, and the winding door red once it stop
   await expect(page.getByTestId('version')).toHaveText(`Towpath ${pkg.version}`);
   await testInfo.attach('both-doors-healthy', { body: await page.screenshot(), contentType: 'image/png' });
 
-  const stopped = await request.post(`${lan}/api/doors/winding/stop`);
+  const stopped = await request.post(`${lan}/api/doors/winding/stop`, { data: {} });
   expect(stopped.ok()).toBe(true);
   await expect(windingDoor).toHaveAttribute('data-state', 'down', { timeout: 5000 });
   await expect(windingDoor).toHaveAttribute('title', /Winding door not answering/);
@@ -55,7 +55,7 @@ test('status bar shows both doors healthy, and the winding door red once it stop
   const screenshot = await page.screenshot({ path: testInfo.outputPath('winding-door-down.png') });
   await testInfo.attach('winding-door-down', { body: screenshot, contentType: 'image/png' });
 
-  await request.post(`${lan}/api/doors/winding/start`);
+  await request.post(`${lan}/api/doors/winding/start`, { data: {} });
   await expect(windingDoor).toHaveAttribute('data-state', 'up', { timeout: 5000 });
 });
 

@@ -68,6 +68,13 @@ describe('desktop main process', () => {
     expect(window?.loadURL).toHaveBeenCalledWith(`${desktop?.workstation.urls.lan}/`);
     expect(window?.options.webPreferences.preload).toBe('/opt/towpath/dist/electron/preload.cjs');
     expect(fake.ipcMain.handle).toHaveBeenCalledWith('towpath:open-file', expect.any(Function));
+    // A fresh install shows the first-run setup code in the window.
+    const code = desktop?.workstation.dashboardApi.services.setupCode.current;
+    expect(code).toMatch(/^\w{4}(-\w{4}){4}$/);
+    expect(fake.dialog.showMessageBox).toHaveBeenCalledWith(
+      window,
+      expect.objectContaining({ message: `First-run setup code: ${code}` }),
+    );
   });
 
   it('stops the core before the app quits', async () => {

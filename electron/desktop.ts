@@ -106,6 +106,8 @@ export async function startDesktop({
   );
   rememberWindowState(window, dataDir);
 
+  showSetupCode(window, workstation);
+
   const send = (command: MenuCommand) => {
     if (!window.isDestroyed()) window.webContents.send(MENU_COMMAND_CHANNEL, command);
   };
@@ -207,6 +209,25 @@ export async function startDesktop({
   });
 
   return { workstation, window };
+}
+
+/**
+ * Dashboard spec §6.1: on a fresh install the first admin needs the setup code; the person at the
+ * workstation sees it here (and `towpath serve` prints it). Not modal: the window stays usable.
+ */
+function showSetupCode(window: BrowserWindow, workstation: Workstation): void {
+  const code = workstation.dashboardApi.services.setupCode.current;
+  if (!code) return;
+  process.stderr.write(`First-run setup code: ${code}\n`);
+  void dialog.showMessageBox(window, {
+    type: 'info',
+    title: 'Towpath first-run setup',
+    message: `First-run setup code: ${code}`,
+    detail:
+      'Enter this code when you create the first admin account. It works once, only on this ' +
+      `workstation, and is also kept in ${join(workstation.dataDir, 'setup-code')} until then.`,
+    buttons: ['OK'],
+  });
 }
 
 async function openFile(sender: Electron.WebContents, kind: unknown): Promise<OpenFileResult> {

@@ -46,6 +46,10 @@ describe('towpath serve', () => {
       .map((line) => JSON.parse(line))
       .find((entry) => entry.urls);
     expect(started.urls).toEqual({ lan, winding });
+    // A fresh install prints the first-run setup code it keeps in the data dir.
+    const code = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();
+    await r.waitFor(/First-run setup code: (\S+)/);
+    expect(r.stderr()).toContain(`First-run setup code: ${code}\n`);
     // Tools on this PC find it through workstation.json, until it stops.
     const announced = join(dataDir, 'workstation.json');
     expect(JSON.parse(await readFile(announced, 'utf8'))).toMatchObject({

@@ -52,6 +52,19 @@ const envSchema = z.object({
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   MACHINE_REMOTE_CONTROL: flag('MACHINE_REMOTE_CONTROL').default(false),
+  ALLOWED_HOSTS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== ''),
+    )
+    .refine(
+      (names) => names.every((name) => /^(?:[a-z0-9._-]+|\[[0-9a-f:.]+\])$/.test(name)),
+      'ALLOWED_HOSTS must be comma-separated host names without ports',
+    )
+    .default([]),
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -111,6 +124,11 @@ export interface Config {
   logLevel: LogLevel;
   /** Machine-control routes on the LAN door answer non-loopback clients only when true. */
   machineRemoteControl: boolean;
+  /**
+   * `ALLOWED_HOSTS`: names besides localhost, 127.0.0.1 and [::1] that the local-only routes
+   * (the winding door, machine control, door control) answer to; DNS-rebinding protection.
+   */
+  allowedHosts: string[];
   /** The dashboard API (GraphQL) settings. */
   api: ApiConfig;
   /** Where the task app is and its token: the bridge CLI's own variables (bridge/config.ts). */
@@ -184,6 +202,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     resourcesDir: DEFAULT_RESOURCES_DIR,
     logLevel: e.LOG_LEVEL,
     machineRemoteControl: e.MACHINE_REMOTE_CONTROL,
+    allowedHosts: e.ALLOWED_HOSTS,
     tasks: taskHostEnv(env),
     ...loadApiConfig(env),
   };

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import { openDataDir } from './data-dir.ts';
 import { type DashboardApi, type DashboardApiOptions, openDashboardApi } from './graphql/api.ts';
+import type { HttpTimeouts } from './http/app.ts';
 import { Door } from './http/door.ts';
 import { buildLanDoor } from './lan/door.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -35,6 +36,8 @@ export interface StartOptions {
   dashboardApi?: Pick<DashboardApiOptions, 'clock' | 'argon2Cost' | 'passwords' | 'serviceAccounts'>;
   /** Test hooks for the machine controller: shorter protocol timings, an injected port opener. */
   machine?: Omit<MachineControllerOptions, 'logger'>;
+  /** Test hook: shorter client timeouts for both doors. */
+  httpTimeouts?: HttpTimeouts;
 }
 
 /**
@@ -63,6 +66,9 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       resourcesDir: config.resourcesDir,
       allowedRoots: config.winding.allowedRoots,
       machine,
+      allowedHosts: config.allowedHosts,
+      corsOrigins: config.api.corsOrigins,
+      timeouts: options.httpTimeouts,
     }),
   );
   const lan = new Door('LAN', config.lan, () =>
@@ -76,6 +82,8 @@ export async function startWorkstation(config: Config, options: StartOptions = {
         allowRemote: () => config.machineRemoteControl,
         allowedRoots: config.winding.allowedRoots,
       },
+      guards: { allowedHosts: config.allowedHosts, corsOrigins: config.api.corsOrigins },
+      timeouts: options.httpTimeouts,
       tasks: config.tasks,
     }),
   );

@@ -31,8 +31,21 @@ export type MachineRoute = keyof typeof MACHINE_ROUTES;
 export const READ_ONLY_ROUTES: readonly MachineRoute[] = ['status', 'events', 'ports'];
 
 export const connectRequest = z.object({
-  port: z.string().trim().min(1, 'must not be empty'),
-  baudRate: z.number().int().optional(),
+  // A NUL ends the path at the system call: "/dev/ttyUSB0\0x" would open something else.
+  port: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .refine((port) => !port.includes('\0'), 'must not contain NUL characters'),
+  // From the list only: an arbitrary integer wraps when the driver narrows it (10¹² became −727379968).
+  baudRate: z
+    .number()
+    .int()
+    .refine(
+      (baud) => (BAUD_RATES as readonly number[]).includes(baud),
+      `must be one of ${BAUD_RATES.join(', ')}`,
+    )
+    .optional(),
 });
 export type ConnectRequest = z.infer<typeof connectRequest>;
 

@@ -17,6 +17,9 @@ export const serve: Command = {
       `Towpath ${VERSION} is running. Open ${workstation.urls.lan}/ ` +
         `(winding door ${workstation.urls.winding}). Press Ctrl-C to stop.\n`,
     );
+    // Dashboard spec §6.1: whoever creates the first admin must have seen this.
+    const setupCode = workstation.dashboardApi.services.setupCode.current;
+    if (setupCode) io.stderr(`First-run setup code: ${setupCode}\n`);
     await new Promise<void>((resolve) => {
       const remove = io.onStopSignal((signal) => {
         remove();

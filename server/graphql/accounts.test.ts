@@ -1,5 +1,6 @@
 // Users, sessions, invites, password resets, policy and audit over real HTTP (spec §5–§7, §14).
 
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { SignJWT } from 'jose';
@@ -13,6 +14,8 @@ afterEach(() => f?.ws.dispose());
 
 const ME = '{ me { _id email role active } }';
 const REGISTER = 'mutation($e: String!, $p: String!) { registerUser(email: $e, password: $p) { token } }';
+const REGISTER_WITH_CODE =
+  'mutation($e: String!, $p: String!, $c: String) { registerUser(email: $e, password: $p, setupCode: $c) { token } }';
 
 async function audit(prefix = '') {
   const response = await f.call(
@@ -84,21 +87,46 @@ describe('registration', () => {
     ]);
   });
 
-  it('lets the first caller on this machine create the admin while nobody has an account', async () => {
+  it('lets a caller on this machine with the setup code create the admin while nobody has an account', async () => {
     const ws = await startTestWorkstation();
     try {
       const url = ws.urls.lan;
+      const codeFile = join(ws.dataDir, 'setup-code');
+      const code = (await readFile(codeFile, 'utf8')).trim();
+      expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){4}$/);
+      expect((await stat(codeFile)).mode & 0o777).toBe(0o600);
+      expect(ws.dashboardApi.services.setupCode.current).toBe(code);
+
       const policy = await gql(url, '{ publicAuthPolicy { registrationMode registrationDefaultRole } }');
       expect(policy.data?.publicAuthPolicy).toEqual({
         registrationMode: 'OPEN',
         registrationDefaultRole: 'ADMIN',
       });
-      const first = await gql<{ registerUser: { token: string } }>(url, REGISTER, {
-        variables: { e: 'owner@towpath.test', p: PASSWORD },
+      // A bare registerUser from loopback (what a web page open on the workstation can send) and a
+      // wrong code create nothing.
+      for (const setupCode of [undefined, 'AAAA-BBBB-CCCC-DDDD-EEEE', '', code.slice(0, -1)]) {
+        const refused = await gql(url, REGISTER_WITH_CODE, {
+          variables: { e: 'page@evil.test', p: PASSWORD, c: setupCode },
+        });
+        expect([setupCode, errorCode(refused), refused.errors?.[0]?.message]).toEqual([
+          setupCode,
+          'FORBIDDEN',
+          'Setup code required to create the first admin',
+        ]);
+      }
+      expect(ws.dashboardApi.services.store.users.count()).toBe(0);
+
+      // Typed the way people type: lowercase, without dashes.
+      const first = await gql<{ registerUser: { token: string } }>(url, REGISTER_WITH_CODE, {
+        variables: { e: 'owner@towpath.test', p: PASSWORD, c: code.toLowerCase().replaceAll('-', '') },
       });
       const token = first.data?.registerUser.token ?? '';
       expect((await gql(url, ME, { token })).data?.me).toMatchObject({ role: 'ADMIN' });
-      const second = await gql(url, REGISTER, { variables: { e: 'second@towpath.test', p: PASSWORD } });
+      await expect(stat(codeFile)).rejects.toThrow();
+      expect(ws.dashboardApi.services.setupCode.current).toBeNull();
+      const second = await gql(url, REGISTER_WITH_CODE, {
+        variables: { e: 'second@towpath.test', p: PASSWORD, c: code },
+      });
       expect(second.errors?.[0]?.message).toBe('Registration is disabled');
       const after = await gql(url, '{ publicAuthPolicy { registrationMode } }');
       expect(after.data?.publicAuthPolicy).toEqual({ registrationMode: 'DISABLED' });
@@ -107,13 +135,37 @@ describe('registration', () => {
     }
   });
 
+  it('keeps the setup code across restarts until the first admin exists, and makes none with CREATE_ADMIN', async () => {
+    const first = await startTestWorkstation();
+    const code = first.dashboardApi.services.setupCode.current;
+    await first.stop();
+    const again = await startTestWorkstation({}, { root: first.root });
+    try {
+      expect(again.dashboardApi.services.setupCode.current).toBe(code);
+    } finally {
+      await again.stop();
+    }
+    const bootstrapped = await startTestWorkstation(
+      { CREATE_ADMIN: 'true', ADMIN_EMAIL, ADMIN_PASSWORD: PASSWORD },
+      { root: first.root },
+    );
+    try {
+      expect(bootstrapped.dashboardApi.services.setupCode.current).toBeNull();
+      await expect(stat(join(bootstrapped.dataDir, 'setup-code'))).rejects.toThrow();
+    } finally {
+      await bootstrapped.dispose();
+      await first.dispose();
+    }
+  });
+
   it('creates exactly one first-run admin under concurrent registrations', async () => {
     const ws = await startTestWorkstation();
     try {
       const url = ws.urls.lan;
+      const c = ws.dashboardApi.services.setupCode.current;
       const attempts = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          gql(url, REGISTER, { variables: { e: `u${i}@towpath.test`, p: PASSWORD } }),
+          gql(url, REGISTER_WITH_CODE, { variables: { e: `u${i}@towpath.test`, p: PASSWORD, c } }),
         ),
       );
       expect(attempts.filter((a) => a.data?.registerUser).length).toBe(1);

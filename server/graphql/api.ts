@@ -4,6 +4,7 @@ import { LoginThrottle } from '../auth/limiter.ts';
 import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
 import { NO_SERVICE_ACCOUNTS, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import { SessionTokens } from '../auth/sessions.ts';
+import { SetupCode } from '../auth/setup-code.ts';
 import { type Clock, iso, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { ChangeBus } from '../dashboards/bus.ts';
@@ -61,6 +62,11 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     const store = new Store(database);
     const metrics = new RuntimeMetrics(clock);
     const tokens = new TokenHasher(secrets.TOKEN_PEPPER);
+    // CREATE_ADMIN makes (or finds) the first user below, so no setup code is needed then.
+    const setupCode = await SetupCode.open(
+      dataDir,
+      config.bootstrapAdmin !== null || store.users.count() > 0,
+    );
     const audit = new AuditLog(store, clock, logger, () => {
       metrics.auditWriteFailureCount += 1;
     });
@@ -100,6 +106,7 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       ),
       clock,
       logger,
+      setupCode,
     };
     await bootstrapAdmin(services);
     const prune = () => {

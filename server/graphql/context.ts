@@ -3,6 +3,7 @@ import type { LoginThrottle } from '../auth/limiter.ts';
 import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { SessionTokens } from '../auth/sessions.ts';
+import type { SetupCode } from '../auth/setup-code.ts';
 import type { Clock, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import type { ChangeBus } from '../dashboards/bus.ts';
@@ -39,6 +40,8 @@ export interface ApiServices {
   gatewayMetrics: GatewayMetricsSource;
   clock: Clock;
   logger: Logger;
+  /** §6.1: the first-run setup code while nobody has an account. */
+  setupCode: SetupCode;
 }
 
 /** Per request. */

@@ -2,11 +2,12 @@
 // SSE on `/graphql` (§2). Operations run through yoga's enveloped pipeline (its schema, graphql
 // instance, context, operation limits and error masking), so both transports send identical events.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { DocumentNode, ExecutionArgs, ExecutionResult } from 'graphql';
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, GraphQLError } from 'graphql';
 import type { RequestParams } from 'graphql-sse';
 import { createHandler } from 'graphql-sse/lib/use/fastify';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { RequestContext } from './context.ts';
+import { checkDocument } from './limits.ts';
 
 export type StreamHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -26,6 +27,13 @@ export function createGraphqlStream(yoga: YogaServerInstance<any, RequestContext
     ) => {
       const fastifyRequest = req.raw;
       const { reply } = req.context;
+      // The same request-level limits as /graphql, before the text is parsed or cached.
+      const rejection = typeof params.query === 'string' ? checkDocument(params.query) : undefined;
+      if (rejection) {
+        return {
+          errors: [new GraphQLError(rejection.message, { extensions: { code: rejection.code } })],
+        };
+      }
       const enveloped = yoga.getEnveloped({ req: fastifyRequest, reply, params });
       let document: DocumentNode;
       try {

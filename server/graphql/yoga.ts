@@ -1,13 +1,19 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import {
+  createGraphQLError,
+  createSchema,
+  createYoga,
+  type Plugin,
+  type YogaServerInstance,
+} from 'graphql-yoga';
 import { clientIp } from '../auth/client-ip.ts';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import { ServiceError } from '../dashboards/errors.ts';
-import type { Logger } from '../log.ts';
+import { type Logger, throttleWarnings } from '../log.ts';
 import { applyAuthorization } from './authorization.ts';
 import type { ApiServices, RequestContext } from './context.ts';
-import { operationLimitsRule } from './limits.ts';
+import { boundedParserCaches, checkDocument, operationLimitsRule } from './limits.ts';
 import * as audit from './modules/audit.ts';
 import * as core from './modules/core.ts';
 import * as dashboards from './modules/dashboards.ts';
@@ -17,6 +23,9 @@ import * as passwordResets from './modules/password-resets.ts';
 import * as policy from './modules/policy.ts';
 import * as profiles from './modules/profiles.ts';
 import * as users from './modules/users.ts';
+
+/** The X-Forwarded-For mismatch warning is logged at most this often. */
+const PROXY_WARNING_INTERVAL_MS = 60_000;
 
 /** Largest GraphQL request body (§4), counted as bytes arrive. */
 export const GRAPHQL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -46,6 +55,17 @@ export function buildSchema() {
 
 function useOperationLimits(): Plugin {
   return {
+    // Before yoga's parse cache sees the text: a refused document is neither parsed nor cached.
+    onParams({ params, setResult }) {
+      if (typeof params.query !== 'string') return;
+      const rejection = checkDocument(params.query);
+      if (!rejection) return;
+      const http = rejection.status ? { http: { status: rejection.status } } : {};
+      // yoga's own error type: it reads the status from `http` and strips it from the answer.
+      setResult({
+        errors: [createGraphQLError(rejection.message, { extensions: { code: rejection.code, ...http } })],
+      });
+    },
     onValidate({ addValidationRule }) {
       addValidationRule(operationLimitsRule);
     },
@@ -110,12 +130,24 @@ export function maskError(logger: Logger) {
 }
 
 /** Who is calling and from where; built once per request (and per SSE subscription). */
+// §5.6: a client decides what X-Forwarded-For says, so the mismatch warning is rate-limited; one
+// limiter per workstation, shared by every GraphQL route.
+const proxyLoggers = new WeakMap<ApiServices, Logger>();
+function proxyLogger(services: ApiServices): Logger {
+  let logger = proxyLoggers.get(services);
+  if (!logger) {
+    logger = throttleWarnings(services.logger, PROXY_WARNING_INTERVAL_MS, services.clock);
+    proxyLoggers.set(services, logger);
+  }
+  return logger;
+}
+
 export async function requestContext(
   services: ApiServices,
   serviceAccounts: ServiceAccountAuthenticator,
   req: FastifyRequest,
 ): Promise<RequestContext> {
-  const { config, logger } = services;
+  const { config } = services;
   const { principal, rejected } = await resolvePrincipal(req.headers.authorization, {
     sessions: services.sessions,
     store: services.store,
@@ -129,7 +161,7 @@ export async function requestContext(
       req.socket.remoteAddress,
       req.headers['x-forwarded-for'],
       config.trustProxyHops,
-      logger,
+      proxyLogger(services),
     ),
     socketAddress: req.socket.remoteAddress,
   };
@@ -147,6 +179,7 @@ export function createGraphqlServer(
     landingPage: false,
     graphiql: config.graphiql,
     batching: false,
+    parserAndValidationCache: boundedParserCaches(),
     cors:
       config.corsOrigins.length > 0
         ? {

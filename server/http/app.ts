@@ -9,6 +9,18 @@ import type { Logger } from '../log.ts';
 /** Largest request body any door accepts (the winding spec's limit). */
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
+/** How long a door waits on a client (issue 10, item 7). */
+export interface HttpTimeouts {
+  /** Whole request, headers and body: a body trickling in or never finished gets 408. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveMs: number;
+  /** How often Node looks for requests past their time (its default, 30 s, would double the wait). */
+  checkIntervalMs: number;
+}
+
+export const HTTP_TIMEOUTS: HttpTimeouts = { requestMs: 30_000, keepAliveMs: 5_000, checkIntervalMs: 1_000 };
+
 /** A door's own answer for errors it knows; `undefined` leaves the error to the shared rules. */
 export type ErrorMapper = (error: unknown) => { status: number; body: unknown } | undefined;
 
@@ -17,10 +29,20 @@ export type ErrorMapper = (error: unknown) => { status: number; body: unknown } 
  * or internal messages leaked to clients, and one logger. A door with its own error contract (the
  * winding door's spec statuses) passes `mapError`, consulted first.
  */
-export function createHttpApp(logger: Logger, door: string, mapError?: ErrorMapper): FastifyInstance {
+export function createHttpApp(
+  logger: Logger,
+  door: string,
+  mapError?: ErrorMapper,
+  timeouts: HttpTimeouts = HTTP_TIMEOUTS,
+): FastifyInstance {
   const app = fastify({
     loggerInstance: logger.child({ door }),
     bodyLimit: BODY_LIMIT_BYTES,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    // Node stops checking request times altogether while its headers timeout (60 s) exceeds the
+    // request timeout, so both are set.
+    http: { connectionsCheckingInterval: timeouts.checkIntervalMs, headersTimeout: timeouts.requestMs },
     forceCloseConnections: true,
     return503OnClosing: true,
   }) as unknown as FastifyInstance;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { BridgeEnv } from '../../bridge/config.ts';
-import { createHttpApp } from '../http/app.ts';
+import { createHttpApp, type HttpTimeouts } from '../http/app.ts';
 import type { Door } from '../http/door.ts';
+import { requestGuards } from '../http/guards.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
 import type { MachineController } from '../machine/controller.ts';
@@ -18,6 +19,10 @@ export interface LanDoorOptions {
   graphql?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* for the renderer's machine panel when given. */
   machine?: { controller: MachineController; allowRemote: () => boolean; allowedRoots: string[] };
+  /** `ALLOWED_HOSTS` and `CORS_ORIGINS` for the door's request guards; none by default. */
+  guards?: { allowedHosts: readonly string[]; corsOrigins: readonly string[] };
+  /** Tests shorten the client timeouts; the defaults otherwise. */
+  timeouts?: HttpTimeouts;
   /** Mounts /api/tasks/* (the operator's task app, loopback only) when given the bridge's env. */
   tasks?: BridgeEnv;
 }
@@ -29,9 +34,13 @@ export async function buildLanDoor({
   winding,
   graphql,
   machine,
+  guards = { allowedHosts: [], corsOrigins: [] },
+  timeouts,
   tasks,
 }: LanDoorOptions): Promise<FastifyInstance> {
-  const app = createHttpApp(logger, 'lan');
+  const app = createHttpApp(logger, 'lan', undefined, timeouts);
+  // First, so every route below (GraphQL included) is behind them.
+  requestGuards(app, { hosts: 'any', ...guards });
   await app.register(healthRoute);
   await app.register(doorsRoutes, { winding });
   if (graphql) await graphql(app);

@@ -5,6 +5,9 @@ import { startTestWorkstation, type TestWorkstation } from '../testing/workstati
 import { VERSION } from '../version.ts';
 import { buildLanDoor } from './door.ts';
 
+/** State changes are JSON, with an empty object where there is nothing to send. */
+const JSON_POST = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
+
 let ws: TestWorkstation | undefined;
 afterEach(async () => {
   await ws?.dispose();
@@ -24,7 +27,7 @@ describe('winding door status on the LAN door', () => {
 
   it('reports it unreachable once stopped, and healthy again on the same URL after a start', async () => {
     ws = await startTestWorkstation();
-    const stopped = await fetch(`${ws.urls.lan}/api/doors/winding/stop`, { method: 'POST' });
+    const stopped = await fetch(`${ws.urls.lan}/api/doors/winding/stop`, JSON_POST);
     expect(await stopped.json()).toEqual({ url: ws.urls.winding, running: false });
     await expect(fetch(`${ws.urls.winding}/healthz`)).rejects.toThrow();
 
@@ -35,7 +38,7 @@ describe('winding door status on the LAN door', () => {
       detail: 'Winding door is not answering (ECONNREFUSED)',
     });
 
-    const started = await fetch(`${ws.urls.lan}/api/doors/winding/start`, { method: 'POST' });
+    const started = await fetch(`${ws.urls.lan}/api/doors/winding/start`, JSON_POST);
     expect(await started.json()).toEqual({ url: ws.urls.winding, running: true });
     expect((await fetch(`${ws.urls.winding}/healthz`)).status).toBe(200);
     expect((await fetch(`${ws.urls.lan}/api/doors/winding/healthz`)).status).toBe(200);
@@ -56,7 +59,8 @@ describe('winding door status on the LAN door', () => {
             method: 'POST',
             url: `/api/doors/winding/${action}`,
             remoteAddress,
-            headers: { 'x-forwarded-for': '127.0.0.1' },
+            headers: { 'x-forwarded-for': '127.0.0.1', 'content-type': 'application/json' },
+            payload: '{}',
           });
           expect(response.statusCode, `${action} from ${remoteAddress}`).toBe(403);
           expect(response.json()).toEqual({
@@ -66,7 +70,13 @@ describe('winding door status on the LAN door', () => {
       }
       expect(ws.doors.winding.running).toBe(true);
       for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1']) {
-        const response = await app.inject({ method: 'POST', url: '/api/doors/winding/stop', remoteAddress });
+        const response = await app.inject({
+          method: 'POST',
+          url: '/api/doors/winding/stop',
+          remoteAddress,
+          headers: { 'content-type': 'application/json' },
+          payload: '{}',
+        });
         expect(response.statusCode, remoteAddress).toBe(200);
       }
       expect(ws.doors.winding.running).toBe(false);
@@ -77,12 +87,12 @@ describe('winding door status on the LAN door', () => {
 
   it('answers 409 when the winding door cannot get its port back', async () => {
     ws = await startTestWorkstation();
-    await fetch(`${ws.urls.lan}/api/doors/winding/stop`, { method: 'POST' });
+    await fetch(`${ws.urls.lan}/api/doors/winding/stop`, JSON_POST);
     const port = Number(new URL(ws.urls.winding).port);
     const squatter = createServer();
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
     try {
-      const response = await fetch(`${ws.urls.lan}/api/doors/winding/start`, { method: 'POST' });
+      const response = await fetch(`${ws.urls.lan}/api/doors/winding/start`, JSON_POST);
       expect(response.status).toBe(409);
       expect(await response.json()).toEqual({
         detail: `cannot start the winding door on 127.0.0.1:${port}: the port is already in use`,

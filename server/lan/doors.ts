@@ -40,7 +40,8 @@ export async function doorsRoutes(app: FastifyInstance, { winding }: DoorsRoutes
     }
   });
 
-  const localOnly = { preHandler: loopbackOnly() };
+  // Loopback clients only, addressed by a loopback name (DNS rebinding), checked before the body.
+  const localOnly = { onRequest: loopbackOnly(), config: { localHost: true } };
 
   app.post('/api/doors/winding/stop', localOnly, async (request) => {
     await winding.stop();

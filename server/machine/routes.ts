@@ -3,11 +3,13 @@
 // A job from a file path obeys the winding door's allowed roots (WINDING_ALLOWED_ROOTS): with
 // remote control on, a LAN client must not be able to read, or wind, any file the app can open.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { MachineError } from '../../engine/errors.ts';
+import { commandRequest, connectRequest, jobRequest } from '../../engine/machine/contract.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { ProgramError } from '../../engine/machine/program.ts';
 import type { MachineEvent } from '../../engine/machine/types.ts';
+import { localRoutes } from '../http/guards.ts';
 import { loopbackOnly } from '../http/loopback.ts';
 import { HttpError } from '../winding/http-error.ts';
 import { checkRequestPath, createPathPolicy } from '../winding/paths.ts';
@@ -36,16 +38,6 @@ function machineStatusCode(error: unknown): number | undefined {
   return undefined;
 }
 
-const connectBody = z.object({
-  port: z.string().trim().min(1, 'must not be empty'),
-  baudRate: z.number().int().min(1).optional(),
-});
-const commandBody = z.object({ command: z.string() });
-const jobBody = z.union([
-  z.object({ gcode: z.string(), path: z.undefined().optional() }),
-  z.object({ path: z.string().min(1, 'must not be empty'), gcode: z.undefined().optional() }),
-]);
-
 function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const parsed = schema.safeParse(body ?? {});
   if (parsed.success) return parsed.data;
@@ -62,7 +54,9 @@ export async function machineRoutes(
   { machine, allowRemote, allowedRoots }: MachineRoutesOptions,
 ) {
   const policy = await createPathPolicy(allowedRoots);
-  // Before the body is read: a LAN client gets 403 whatever it sends.
+  // Before the body is read: a LAN client gets 403 whatever it sends, and a request addressed to
+  // a name other than a loopback one (DNS rebinding) 421 from the door's guards.
+  localRoutes(app, allowRemote);
   app.addHook('onRequest', loopbackOnly(allowRemote));
   app.setErrorHandler((error: FastifyError, _request, reply) => {
     const status = machineStatusCode(error);
@@ -87,18 +81,18 @@ export async function machineRoutes(
   app.get('/api/machine/ports', async () => machine.listPorts());
 
   app.post('/api/machine/connect', async (request) => {
-    const { port, baudRate } = parseBody(connectBody, request.body);
+    const { port, baudRate } = parseBody(connectRequest, request.body);
     return machine.connect(port, baudRate);
   });
   app.post('/api/machine/disconnect', async () => machine.disconnect());
 
   app.post('/api/machine/command', async (request) => {
-    const { command } = parseBody(commandBody, request.body);
+    const { command } = parseBody(commandRequest, request.body);
     return { responses: await machine.send(command) };
   });
 
   app.post('/api/machine/job', async (request, reply) => {
-    const body = parseBody(jobBody, request.body);
+    const body = parseBody(jobRequest, request.body);
     const source =
       body.gcode !== undefined
         ? { gcode: body.gcode }
@@ -112,22 +106,29 @@ export async function machineRoutes(
   app.post('/api/machine/cancel', async () => machine.cancel());
 
   app.get('/api/machine/events', (request, reply) => {
-    const cleanup = streamEvents(machine, reply);
+    const cleanup = streamEvents(machine, reply, wantsClose(request.headers.connection));
     request.raw.once('close', cleanup);
   });
 }
 
+/** The client asked for `Connection: close`: it wants an answer that ends, not a stream. */
+function wantsClose(connection: string | undefined): boolean {
+  return (connection ?? '').split(',').some((token) => token.trim().toLowerCase() === 'close');
+}
+
 /**
  * Server-sent events: the status first, then every event with its `seq` as the id. Returns the
- * function that ends the subscription (safe to call more than once).
+ * function that ends the subscription (safe to call more than once). A client that asked for
+ * `Connection: close` (a probe, a script) gets the status and the end of the stream, and the
+ * connection is closed: nothing is held open for a client that said it will not wait.
  */
-function streamEvents(machine: MachineController, reply: FastifyReply): () => void {
+function streamEvents(machine: MachineController, reply: FastifyReply, close: boolean): () => void {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
-    connection: 'keep-alive',
+    connection: close ? 'close' : 'keep-alive',
     'x-accel-buffering': 'no',
   });
   const write = (name: string, data: unknown, id?: number) => {
@@ -135,6 +136,10 @@ function streamEvents(machine: MachineController, reply: FastifyReply): () => vo
     raw.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   write('status', machine.status());
+  if (close) {
+    raw.end();
+    return () => {};
+  }
   const throttle = throttleProgress((event: MachineEvent) => {
     const { type, ...data } = event;
     write(type, data, event.seq);

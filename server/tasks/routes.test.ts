@@ -35,11 +35,13 @@ async function workstation(url: string, env: Record<string, string> = {}): Promi
 }
 
 async function call(ws: TestWorkstation, method: string, path: string, body?: unknown) {
+  // State changes are JSON only, with an empty object where there is nothing to send.
+  const json = method === 'POST' ? (body ?? {}) : body;
   const response = await fetch(`${ws.urls.lan}${path}`, {
     method,
-    ...(body === undefined
+    ...(json === undefined
       ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(json) }),
   });
   return { status: response.status, body: await response.json() };
 }
@@ -269,7 +271,11 @@ describe('/api/tasks when the task app fails', () => {
         method,
         url,
         remoteAddress: '192.168.1.20',
-        headers: { 'x-forwarded-for': '127.0.0.1' },
+        headers: {
+          'x-forwarded-for': '127.0.0.1',
+          ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(method === 'POST' ? { payload: '{}' } : {}),
       });
       expect(response.statusCode, url).toBe(403);
       expect(response.json()).toEqual({

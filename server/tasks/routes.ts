@@ -12,6 +12,7 @@ import { isObject } from '../../bridge/json.ts';
 import { compact } from '../../bridge/lists.ts';
 import { BY_TOOL, type OperationResult, runOperation } from '../../bridge/operations.ts';
 import * as s from '../../bridge/schemas.ts';
+import { localRoutes } from '../http/guards.ts';
 import { loopbackOnly } from '../http/loopback.ts';
 
 export interface TaskRoutesOptions {
@@ -85,6 +86,8 @@ export async function taskRoutes(app: FastifyInstance, { env }: TaskRoutesOption
     return dataOf(await runOperation(op, input, { client }));
   };
 
+  // Addressed by a loopback name only (DNS rebinding; the door's guards answer 421), from a loopback client only.
+  localRoutes(app);
   app.addHook(
     'onRequest',
     loopbackOnly(() => false, FORBIDDEN),

@@ -28,7 +28,8 @@ export interface TestWorkstationOptions {
   root?: string;
   dashboardApi?: StartOptions['dashboardApi'];
   machine?: StartOptions['machine'];
-  /** Replaces the silent logger, e.g. to capture the log lines a run writes. */
+  httpTimeouts?: StartOptions['httpTimeouts'];
+  /** Where the workstation logs; silent by default. */
   logger?: StartOptions['logger'];
 }
 
@@ -56,6 +57,7 @@ export async function startTestWorkstation(
       logger: options.logger ?? pino({ level: 'silent' }),
       dashboardApi: { argon2Cost: TEST_ARGON2_COST, ...options.dashboardApi },
       machine: options.machine,
+      httpTimeouts: options.httpTimeouts,
     },
   );
   return {

@@ -350,6 +350,10 @@ describe('stream (§7.4)', () => {
       [{ gcode: program, dry_run: false }, 'port is required when dry_run is false'],
       [{ gcode: program, dry_run: false, port: '  ' }, 'port is required when dry_run is false'],
       [
+        { gcode: program, dry_run: false, port: '/dev/ttyUSB0\u0000' },
+        'Invalid request body: port: must not contain NUL characters',
+      ],
+      [
         { gcode: '; nothing\n', dry_run: false, port: '/dev/ttyUSB9' },
         'G-code program contained no commands',
       ],

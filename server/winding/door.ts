@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp } from '../http/app.ts';
+import { createHttpApp, type HttpTimeouts } from '../http/app.ts';
+import { requestGuards } from '../http/guards.ts';
 import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
 import type { MachineController } from '../machine/controller.ts';
@@ -24,6 +25,12 @@ export interface WindingDoorOptions {
   allowedRoots: string[];
   /** The process's one machine controller, for live `/stream/` runs. */
   machine: MachineController;
+  /** `ALLOWED_HOSTS`: names besides the loopback ones this door answers to. */
+  allowedHosts?: readonly string[];
+  /** `CORS_ORIGINS`: origins besides the door's own that may post to it. */
+  corsOrigins?: readonly string[];
+  /** Tests shorten the client timeouts; the defaults otherwise. */
+  timeouts?: HttpTimeouts;
 }
 
 /** Every method fastify routes; a known path answers the ones it does not serve with 405. */
@@ -31,16 +38,29 @@ const METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT'] as 
 
 /** The winding door: the loopback HTTP service for headless automation (spec/winding.md §7). */
 export async function buildWindingDoor(options: WindingDoorOptions): Promise<FastifyInstance> {
-  const app = createHttpApp(options.logger, 'winding', (error) => {
-    const known = toHttpError(error);
-    return known && { status: known.status, body: { detail: known.message } };
-  });
+  const app = createHttpApp(
+    options.logger,
+    'winding',
+    (error) => {
+      const known = toHttpError(error);
+      return known && { status: known.status, body: { detail: known.message } };
+    },
+    options.timeouts,
+  );
   const context: WindingContext = {
     policy: await createPathPolicy(options.allowedRoots),
     planners: new Limiter(4),
   };
   const examples = await prepareExamples(options.dataDir, options.resourcesDir, options.logger);
 
+  // Every route reads files or moves the machine: loopback Host names only, own origin only. A
+  // wrong content type is answered by the routes themselves with the spec's 400 (winding §7.1).
+  requestGuards(app, {
+    hosts: 'loopback',
+    allowedHosts: options.allowedHosts ?? [],
+    corsOrigins: options.corsOrigins ?? [],
+    requireJson: false,
+  });
   acceptRawBodies(app);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
 

@@ -100,7 +100,11 @@ describe('live /stream/', () => {
     const running = stream(ws, { gcode: program(20), port: pair.near, dry_run: false });
     await expect.poll(() => ws.machine.status().job?.sent, { timeout: 5000 }).toBe(5);
     const cancel = () =>
-      fetch(`${ws.urls.lan}/api/machine/cancel`, { method: 'POST' }).then((response) => response.status);
+      fetch(`${ws.urls.lan}/api/machine/cancel`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }).then((response) => response.status);
     expect(await cancel()).toBe(200);
     expect(ws.machine.status().state).toBe('streaming');
     expect(await cancel()).toBe(200);

@@ -14,14 +14,16 @@ export async function requestJson<T>(
   init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {},
 ): Promise<T> {
   const method = init.method ?? 'GET';
+  // The core takes state changes as JSON only: an empty object where there is nothing to send.
+  const json = method === 'POST' ? (init.body ?? {}) : init.body;
   let response: Response;
   try {
     response = await fetch(url, {
       method,
       signal: init.signal,
       cache: 'no-store',
-      headers: init.body === undefined ? undefined : { 'content-type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      headers: json === undefined ? undefined : { 'content-type': 'application/json' },
+      body: json === undefined ? undefined : JSON.stringify(json),
     });
   } catch (error) {
     void error;

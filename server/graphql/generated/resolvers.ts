@@ -301,6 +301,7 @@ export type Mutation = {
   deleteMyUserAccount: User;
   /** Anyone: the user flow for owners, ACL members and admins, else the public flow (share token or PUBLIC). */
   mintDatasourceSessionToken: DatasourceSessionToken;
+  /** While nobody has an account, a caller on the workstation creates the first admin with the setup code it printed. */
   registerUser?: Maybe<Token>;
   /** Always true. Towpath sends no e-mail: the token stays on the server and an admin completes the reset. */
   requestPasswordReset: Scalars['Boolean']['output'];
@@ -419,6 +420,7 @@ export type MutationMintDatasourceSessionTokenArgs = {
 export type MutationRegisterUserArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
+  setupCode?: InputMaybe<Scalars['String']['input']>;
 };
 
 

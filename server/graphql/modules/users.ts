@@ -1,5 +1,6 @@
 import type { GraphQLError } from 'graphql';
 import { LimiterUnavailable, type ThrottleKeyName } from '../../auth/limiter.ts';
+import { SETUP_CODE_REQUIRED } from '../../auth/setup-code.ts';
 import { iso } from '../../auth/tokens.ts';
 import type { Role } from '../../db/repositories/users.ts';
 import { type ApiServices, type RequestContext, requireAdmin, requireUser } from '../context.ts';
@@ -51,7 +52,8 @@ export const typeDefs = /* GraphQL */ `
   }
 
   extend type Mutation {
-    registerUser(email: String!, password: String!): Token
+    "While nobody has an account, a caller on the workstation creates the first admin with the setup code it printed."
+    registerUser(email: String!, password: String!, setupCode: String): Token
     authUser(email: String!, password: String!): Token
     deleteMyUserAccount: User!
     adminCreateUser(email: String!, password: String!, role: UserRole!, active: Boolean): User!
@@ -70,12 +72,14 @@ function registrationClosed(mode: string): GraphQLError | null {
 
 async function registerUser(
   _: unknown,
-  args: { email: string; password: string },
+  args: { email: string; password: string; setupCode?: string | null },
   context: RequestContext,
 ): Promise<{ token: string }> {
   const { services } = context;
   const { store, passwords, audit } = services;
   const firstRun = isFirstRunCaller(context);
+  // Being on the workstation is not enough: a web page open in its browser is too (issue 10).
+  if (firstRun && !services.setupCode.matches(args.setupCode)) throw forbidden(SETUP_CODE_REQUIRED);
   const closed = firstRun ? null : registrationClosed(readPolicy(store).registrationMode);
   if (closed) throw closed;
   const email = validEmail(args.email);
@@ -101,6 +105,7 @@ async function registerUser(
     store.users.insert(user);
     return { user, firstRun: false };
   });
+  if (created.firstRun) await services.setupCode.consume();
   audit.record({
     actorUserId: created.user.id,
     action: 'user.self_registered',

@@ -17,6 +17,9 @@ export async function streamRoute(app: FastifyInstance, { machine }: { machine: 
     if (body.gcode.trim() === '') throw new HttpError(400, 'G-code program contained no commands');
     const port = body.port?.trim() ?? '';
     if (!body.dry_run && port === '') throw new HttpError(400, 'port is required when dry_run is false');
+    // A NUL ends the path at the system call and opens another device (issue 10).
+    if (port.includes('\0'))
+      throw new HttpError(400, 'Invalid request body: port: must not contain NUL characters');
     const program = prepareProgram(body.gcode);
     if (body.dry_run)
       return { commands_streamed: program.total, total_commands: program.total, dry_run: true };

@@ -39,11 +39,13 @@ export class TaskApiError extends Error {
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
+    // The core takes state changes as JSON only (an empty object where there is nothing to send).
+    const json = method === 'POST' ? (body ?? {}) : body;
     response = await fetch(path, {
       method,
       cache: 'no-store',
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      headers: json === undefined ? {} : { 'content-type': 'application/json' },
+      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
     });
   } catch {
     throw new TaskApiError('CORE_UNREACHABLE', 'Towpath is not answering; check that it is still running');

@@ -1,0 +1,119 @@
+// Hostile GraphQL documents against a real workstation (issue 10, item 1): limited before parsing,
+// refused without a stack overflow, and the parse caches bounded in bytes.
+import { parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gql } from '../testing/graphql.ts';
+import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
+import {
+  ByteBoundedCache,
+  boundedParserCaches,
+  CACHE_BUDGET_BYTES,
+  checkDocument,
+  MAX_QUERY_BYTES,
+  MAX_TOKENS,
+} from './limits.ts';
+
+let ws: TestWorkstation;
+beforeAll(async () => {
+  ws = await startTestWorkstation();
+});
+afterAll(() => ws.dispose());
+
+/** `{ __typename }` after a comment that brings the text to `bytes` bytes. */
+const paddedQuery = (bytes: number) => {
+  const tail = '\n{ __typename }';
+  return `#${'x'.repeat(bytes - tail.length - 1)}${tail}`;
+};
+
+describe('GraphQL documents are limited before parsing', () => {
+  it('answers a query over 100,000 bytes with 413 and still runs one of 99,000 bytes', async () => {
+    const big = await gql(ws.urls.lan, paddedQuery(MAX_QUERY_BYTES + 1));
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.raw)).toEqual({
+      errors: [{ message: 'Query is larger than 100000 bytes', extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
+    });
+    // Multi-byte text counts in bytes, not characters.
+    const wide = await gql(ws.urls.lan, `#${'é'.repeat(50_001)}\n{ __typename }`);
+    expect(wide.status).toBe(413);
+
+    const fits = await gql(ws.urls.lan, paddedQuery(99_000));
+    expect([fits.status, fits.data, fits.errors]).toEqual([200, { __typename: 'Query' }, undefined]);
+  });
+
+  it('refuses more than 10,000 tokens as OPERATION_TOO_LARGE', async () => {
+    const fields = (n: number) => `{ ${Array.from({ length: n }, () => 'a').join(' ')} }`;
+    const over = await gql(ws.urls.lan, fields(MAX_TOKENS - 1));
+    expect([over.status, over.errors?.map((e) => [e.message, e.extensions?.code])]).toEqual([
+      200,
+      [['Operation has more than 10000 tokens', 'OPERATION_TOO_LARGE']],
+    ]);
+    // At the token limit the document is parsed and validated (and refused by validation).
+    const under = await gql(ws.urls.lan, fields(MAX_TOKENS - 2));
+    expect(under.errors?.some((e) => e.message === 'Operation has more than 10000 tokens')).toBe(false);
+    expect(under.errors?.[0]?.message).toBe('Operation has more than 1000 fields');
+  });
+
+  it('refuses a 5,000-deep selection without overflowing the stack', async () => {
+    const deep = `${'{ a '.repeat(5000)}${'}'.repeat(5000)}`;
+    const answer = await gql(ws.urls.lan, deep);
+    expect(answer.status).toBe(200);
+    expect(answer.errors?.map((e) => e.extensions?.code)).toEqual(['OPERATION_TOO_DEEP']);
+    // The spec's depth limit still answers with its own message.
+    const sixteen = await gql(ws.urls.lan, `{ ${'me { '.repeat(15)}_id${' }'.repeat(15)} }`);
+    expect(sixteen.errors?.[0]?.message).toMatch(/Operation depth exceeds 15|Cannot query field/);
+    // The graphql-sse route refuses it too, without a stack overflow or a 5xx.
+    const stream = await fetch(`${ws.urls.lan}/graphql/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: deep }),
+    });
+    expect(stream.status).toBeLessThan(500);
+    expect(await stream.text()).toMatch(/"errors"/);
+    // A later request is served normally.
+    expect((await gql(ws.urls.lan, '{ __typename }')).data).toEqual({ __typename: 'Query' });
+  });
+});
+
+describe('document checks', () => {
+  it('pass ordinary documents and leave syntax errors to the parser', () => {
+    expect(checkDocument('query Q($a: Int) { a(x: [1, {b: 2}]) { b } }')).toBeUndefined();
+    expect(checkDocument('{ "unterminated')).toBeUndefined();
+    expect(checkDocument(`${'['.repeat(101)}`)?.code).toBe('OPERATION_TOO_DEEP');
+    expect(checkDocument(`${'{a'.repeat(100)}${'}'.repeat(100)}`)).toBeUndefined();
+  });
+});
+
+describe('parse caches', () => {
+  it('evict least recently used entries beyond their byte budget', () => {
+    const cache = new ByteBoundedCache<string>(10, (_key, value) => value.length);
+    cache.set('a', 'xxxx').set('b', 'xxxx');
+    expect(cache.get('a')).toBe('xxxx');
+    cache.set('c', 'xxxx');
+    expect([cache.get('a'), cache.get('b'), cache.get('c'), cache.bytes]).toEqual([
+      'xxxx',
+      undefined,
+      'xxxx',
+      8,
+    ]);
+    cache.set('huge', 'x'.repeat(11));
+    expect([cache.get('huge'), cache.size]).toEqual([undefined, 2]);
+    cache.set('a', 'xx');
+    expect(cache.bytes).toBe(6);
+  });
+
+  it('hold no more than 50 MB however many distinct documents arrive, and no maximum-size ones', () => {
+    const { documentCache, errorCache } = boundedParserCaches();
+    const document = (i: number, fields: number) =>
+      `{ ${Array.from({ length: fields }, (_, k) => `f${i}x${k}`).join(' ')} }`;
+    for (let i = 0; i < 200; i++) {
+      const query = document(i, 1500);
+      documentCache.set(query, parse(query));
+      errorCache.set(`${query} }`, new Error('Syntax Error'));
+    }
+    expect(documentCache.bytes + errorCache.bytes).toBeLessThanOrEqual(CACHE_BUDGET_BYTES);
+    expect(documentCache.size).toBeGreaterThan(10);
+    const largest = document(999, MAX_TOKENS - 2);
+    documentCache.set(largest, parse(largest));
+    expect(documentCache.get(largest)).toBeUndefined();
+  });
+});
