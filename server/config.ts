@@ -387,7 +387,7 @@ export function checkSecret(name: SecretName, secret: string): void {
 }
 
 /** Accepts standard base64 and base64url, padded or not. */
-function decodeBase64(text: string): Buffer {
+export function decodeBase64(text: string): Buffer {
   return Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
 }
 

@@ -1,7 +1,14 @@
 // Outcomes of the area services that callers must see, with the codes and messages of spec §4. Each
 // door maps them to its own shape in one place (GraphQL: extensions.code).
 
-export type ServiceErrorCode = 'UNAUTHENTICATED' | 'FORBIDDEN' | 'NOT_FOUND' | 'BAD_USER_INPUT' | 'CONFLICT';
+export type ServiceErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'BAD_USER_INPUT'
+  | 'CONFLICT'
+  | 'TOO_MANY_REQUESTS'
+  | 'SERVICE_UNAVAILABLE';
 
 export class ServiceError extends Error {
   override name = 'ServiceError';

@@ -5,6 +5,7 @@ import { InvitesRepository } from './repositories/invites.ts';
 import { LimiterRepository } from './repositories/limiter.ts';
 import { PasswordResetsRepository } from './repositories/password-resets.ts';
 import { PolicyRepository } from './repositories/policy.ts';
+import { BrokerProfilesRepository, CredentialProfilesRepository } from './repositories/profiles.ts';
 import { UsersRepository } from './repositories/users.ts';
 
 /** The repositories over one connection, and the one way to group their writes atomically. */
@@ -16,6 +17,8 @@ export class Store {
   readonly audit: AuditRepository;
   readonly limiter: LimiterRepository;
   readonly dashboards: DashboardsRepository;
+  readonly credentialProfiles: CredentialProfilesRepository;
+  readonly brokerProfiles: BrokerProfilesRepository;
   readonly #database: Database;
 
   constructor(database: Database) {
@@ -28,6 +31,8 @@ export class Store {
     this.audit = new AuditRepository(db);
     this.limiter = new LimiterRepository(db);
     this.dashboards = new DashboardsRepository(db, database.sqlite);
+    this.credentialProfiles = new CredentialProfilesRepository(db);
+    this.brokerProfiles = new BrokerProfilesRepository(db);
   }
 
   /**

@@ -14,6 +14,10 @@ import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
 import { ClientAddresses } from '../http/client-address.ts';
 import type { Logger } from '../log.ts';
+import { BrokerProfileService } from '../profiles/brokers.ts';
+import { CredentialProfileService } from '../profiles/credentials.ts';
+import { SecretSealer } from '../profiles/envelope.ts';
+import { SessionTokenService } from '../profiles/session-tokens.ts';
 import { loadSecrets, type Secrets } from '../secrets.ts';
 import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
@@ -93,6 +97,23 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       metrics,
       bus,
       dashboards: new DashboardService({ store, clock, audit, bus, policy: () => readPolicy(store) }),
+      credentialProfiles: new CredentialProfileService({
+        store,
+        clock,
+        audit,
+        sealer: new SecretSealer(secrets.CREDENTIAL_ENCRYPTION_KEY),
+        logger,
+      }),
+      brokerProfiles: new BrokerProfileService({ store, clock, audit }),
+      sessionTokens: new SessionTokenService({
+        store,
+        clock,
+        audit,
+        tokens,
+        config: config.datasource,
+        gatewaySecret: secrets.JWT_GATEWAY_SECRET,
+        metrics,
+      }),
       gatewayMetrics: gatewayMetricsFromUrl(
         config.gateway.runtimeMetricsUrl,
         secrets.GATEWAY_SERVICE_TOKEN,

@@ -48,6 +48,8 @@ export const AUTHORIZATION: Record<'Query' | 'Mutation' | 'Subscription', Record
     dashboards: USER,
     dashboardCollaborators: USER,
     dashboardRevisions: USER,
+    credentialProfiles: EDITOR,
+    brokerProfiles: EDITOR,
   },
   Mutation: {
     registerUser: PUBLIC,
@@ -73,6 +75,14 @@ export const AUTHORIZATION: Record<'Query' | 'Mutation' | 'Subscription', Record
     revokeDashboardAccess: USER,
     transferDashboardOwnership: USER,
     restoreDashboardRevision: USER,
+    // Flows and the DATASOURCE_MINT scope are decided by the session-token service (§11).
+    mintDatasourceSessionToken: PUBLIC,
+    adminCreateCredentialProfile: ADMIN,
+    adminUpdateCredentialProfile: ADMIN,
+    adminDeleteCredentialProfile: ADMIN,
+    adminCreateBrokerProfile: ADMIN,
+    adminUpdateBrokerProfile: ADMIN,
+    adminDeleteBrokerProfile: ADMIN,
   },
   Subscription: {
     dashboard: USER,

@@ -13,6 +13,9 @@ import type { UserRow } from '../db/repositories/users.ts';
 import type { Store } from '../db/store.ts';
 import type { ClientAddresses } from '../http/client-address.ts';
 import type { Logger } from '../log.ts';
+import type { BrokerProfileService } from '../profiles/brokers.ts';
+import type { CredentialProfileService } from '../profiles/credentials.ts';
+import type { SessionTokenService } from '../profiles/session-tokens.ts';
 import { ADMIN_ROLE_REQUIRED, forbidden, unauthenticated } from './errors.ts';
 import type { GatewayMetricsSource, RuntimeMetrics } from './metrics.ts';
 
@@ -32,6 +35,11 @@ export interface ApiServices {
   metrics: RuntimeMetrics;
   /** The dashboard rules (server/dashboards). */
   dashboards: DashboardService;
+  /** Credential profiles (server/profiles). */
+  credentialProfiles: CredentialProfileService;
+  brokerProfiles: BrokerProfileService;
+  /** Datasource session tokens for the gateway (§11). */
+  sessionTokens: SessionTokenService;
   /** Changes after commit, for subscriptions (§9) and later the realtime gateway. */
   bus: ChangeBus;
   /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */

@@ -20,6 +20,7 @@ import * as invites from './modules/invites.ts';
 import * as metrics from './modules/metrics.ts';
 import * as passwordResets from './modules/password-resets.ts';
 import * as policy from './modules/policy.ts';
+import * as profiles from './modules/profiles.ts';
 import * as users from './modules/users.ts';
 
 /** The X-Forwarded-For mismatch warning is logged at most this often. */
@@ -28,7 +29,7 @@ import * as users from './modules/users.ts';
 export const GRAPHQL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 // Schema-first, one module per area; later issues add dashboards, profiles and service accounts here.
-export const MODULES = [core, policy, users, invites, passwordResets, audit, metrics, dashboards];
+export const MODULES = [core, policy, users, invites, passwordResets, audit, metrics, dashboards, profiles];
 
 interface ServerContext {
   req: FastifyRequest;

@@ -61,3 +61,16 @@ export function testClock(start = Date.parse('2030-01-01T00:00:00.000Z')) {
     },
   });
 }
+
+/** The first error as `{ code, message }`, or undefined for a clean answer. */
+export function errorOf(response: GraphqlResponse<unknown>) {
+  const first = response.errors?.[0];
+  return first ? { code: first.extensions?.code, message: first.message } : undefined;
+}
+
+/** The answer's root field `field`; a missing one fails with the raw body. */
+export function dataOf<T>(response: GraphqlResponse, field: string): T {
+  const value = response.data?.[field];
+  if (value === undefined || value === null) throw new Error(response.raw);
+  return value as T;
+}

@@ -68,6 +68,49 @@ export type AuthPolicy = {
   registrationMode: RegistrationMode;
 };
 
+/** An MQTT broker datasources may name; its credential profile, if any, is BASIC. */
+export type BrokerProfile = {
+  __typename?: 'BrokerProfile';
+  _id: Scalars['ID']['output'];
+  allowPublicUse: Scalars['Boolean']['output'];
+  /** mqtt:// or mqtts://, without credentials. */
+  brokerUrl: Scalars['String']['output'];
+  createdAt: Scalars['String']['output'];
+  credentialProfileId?: Maybe<Scalars['ID']['output']>;
+  description: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  protocol: BrokerProtocol;
+  /** { rejectUnauthorized?, servername?, ca? }. */
+  tls?: Maybe<Scalars['Object']['output']>;
+  /** MQTT filters a datasource topic must fall under; empty = all topics. */
+  topicAllowlist: Array<Scalars['String']['output']>;
+  updatedAt: Scalars['String']['output'];
+};
+
+export type BrokerProtocol =
+  | 'MQTT';
+
+export type CreateBrokerProfileInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  brokerUrl: Scalars['String']['input'];
+  credentialProfileId?: InputMaybe<Scalars['ID']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  protocol?: InputMaybe<BrokerProtocol>;
+  tls?: InputMaybe<Scalars['Object']['input']>;
+  topicAllowlist?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+export type CreateCredentialProfileInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['Object']['input']>;
+  name: Scalars['String']['input'];
+  /** NONE: none; HEADER: { headerValue }; BEARER: { token }; BASIC: { username, password }. */
+  secret?: InputMaybe<Scalars['Object']['input']>;
+  type: CredentialProfileType;
+};
+
 export type CreateDashboardInput = {
   columns?: InputMaybe<Scalars['Int']['input']>;
   datasources?: InputMaybe<Array<Scalars['Object']['input']>>;
@@ -79,6 +122,30 @@ export type CreateDashboardInput = {
   visibility?: InputMaybe<DashboardVisibility>;
   width?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** How a datasource authenticates upstream. The secret itself is write-only. */
+export type CredentialProfile = {
+  __typename?: 'CredentialProfile';
+  _id: Scalars['ID']['output'];
+  allowPublicUse: Scalars['Boolean']['output'];
+  createdAt: Scalars['String']['output'];
+  description: Scalars['String']['output'];
+  /** HEADER: { headerName }. */
+  metadata: Scalars['Object']['output'];
+  name: Scalars['String']['output'];
+  /** The secret was sealed under another CREDENTIAL_ENCRYPTION_KEY and must be entered again. */
+  secretNeedsReentry: Scalars['Boolean']['output'];
+  /** { <key>: "***" } per stored secret key; null without a secret. */
+  secretShape?: Maybe<Scalars['Object']['output']>;
+  type: CredentialProfileType;
+  updatedAt: Scalars['String']['output'];
+};
+
+export type CredentialProfileType =
+  | 'BASIC'
+  | 'BEARER'
+  | 'HEADER'
+  | 'NONE';
 
 /**
  * A dashboard, projected for the caller: shareToken, acl and user (the owner's id) only for callers who
@@ -156,6 +223,13 @@ export type DatasourceDiagnostics = {
   typeCounts: Array<DatasourceTypeCount>;
 };
 
+/** A short-lived gateway token for one datasource (§11). */
+export type DatasourceSessionToken = {
+  __typename?: 'DatasourceSessionToken';
+  expiresAt: Scalars['String']['output'];
+  token: Scalars['String']['output'];
+};
+
 export type DatasourceTypeCount = {
   __typename?: 'DatasourceTypeCount';
   count: Scalars['Int']['output'];
@@ -205,18 +279,28 @@ export type InviteToken = {
 export type Mutation = {
   __typename?: 'Mutation';
   acceptInvite?: Maybe<Token>;
+  adminCreateBrokerProfile: BrokerProfile;
+  adminCreateCredentialProfile: CredentialProfile;
   /** Admin only. expiresInHours defaults to 72 and is clamped to 1–336. */
   adminCreateInvite: InviteToken;
   adminCreateUser: User;
+  /** Returns the deleted profile. */
+  adminDeleteBrokerProfile: BrokerProfile;
+  /** Returns the deleted profile. */
+  adminDeleteCredentialProfile: CredentialProfile;
   adminDeleteUser: User;
   /** Admin only. expiresInHours defaults to 24 and is clamped to 1–336. */
   adminIssuePasswordReset: PasswordResetToken;
   adminRevokeInvite: Scalars['Boolean']['output'];
+  adminUpdateBrokerProfile: BrokerProfile;
+  adminUpdateCredentialProfile: CredentialProfile;
   adminUpdateUser: User;
   authUser?: Maybe<Token>;
   createDashboard: Dashboard;
   deleteDashboard: Dashboard;
   deleteMyUserAccount: User;
+  /** Anyone: the user flow for owners, ACL members and admins, else the public flow (share token or PUBLIC). */
+  mintDatasourceSessionToken: DatasourceSessionToken;
   /** While nobody has an account, a caller on the workstation creates the first admin with the setup code it printed. */
   registerUser?: Maybe<Token>;
   /** Always true. Towpath sends no e-mail: the token stays on the server and an admin completes the reset. */
@@ -240,6 +324,16 @@ export type MutationAcceptInviteArgs = {
 };
 
 
+export type MutationAdminCreateBrokerProfileArgs = {
+  input: CreateBrokerProfileInput;
+};
+
+
+export type MutationAdminCreateCredentialProfileArgs = {
+  input: CreateCredentialProfileInput;
+};
+
+
 export type MutationAdminCreateInviteArgs = {
   email: Scalars['String']['input'];
   expiresInHours?: InputMaybe<Scalars['Int']['input']>;
@@ -252,6 +346,16 @@ export type MutationAdminCreateUserArgs = {
   email: Scalars['String']['input'];
   password: Scalars['String']['input'];
   role: UserRole;
+};
+
+
+export type MutationAdminDeleteBrokerProfileArgs = {
+  _id: Scalars['ID']['input'];
+};
+
+
+export type MutationAdminDeleteCredentialProfileArgs = {
+  _id: Scalars['ID']['input'];
 };
 
 
@@ -268,6 +372,18 @@ export type MutationAdminIssuePasswordResetArgs = {
 
 export type MutationAdminRevokeInviteArgs = {
   _id: Scalars['ID']['input'];
+};
+
+
+export type MutationAdminUpdateBrokerProfileArgs = {
+  _id: Scalars['ID']['input'];
+  input: UpdateBrokerProfileInput;
+};
+
+
+export type MutationAdminUpdateCredentialProfileArgs = {
+  _id: Scalars['ID']['input'];
+  input: UpdateCredentialProfileInput;
 };
 
 
@@ -291,6 +407,13 @@ export type MutationCreateDashboardArgs = {
 
 export type MutationDeleteDashboardArgs = {
   _id: Scalars['ID']['input'];
+};
+
+
+export type MutationMintDatasourceSessionTokenArgs = {
+  dashboardId: Scalars['ID']['input'];
+  datasourceId: Scalars['ID']['input'];
+  shareToken?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -382,6 +505,10 @@ export type Query = {
   adminRuntimeMetrics: AdminRuntimeMetrics;
   /** Admin only. */
   authPolicy: AuthPolicy;
+  /** Editors and admins; ordered by name, only of protocol when given. */
+  brokerProfiles: Array<BrokerProfile>;
+  /** Editors and admins; ordered by name. */
+  credentialProfiles: Array<CredentialProfile>;
   dashboard?: Maybe<Dashboard>;
   dashboardByShareToken?: Maybe<Dashboard>;
   /** The owner first, then ACL entries by email. */
@@ -404,6 +531,11 @@ export type Query = {
 export type QueryAdminAuditEventsArgs = {
   actionPrefix?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrokerProfilesArgs = {
+  protocol?: InputMaybe<BrokerProtocol>;
 };
 
 
@@ -446,6 +578,28 @@ export type SubscriptionDashboardArgs = {
 export type Token = {
   __typename?: 'Token';
   token?: Maybe<Scalars['String']['output']>;
+};
+
+/** Omitted fields stay unchanged; null clears tls and credentialProfileId. */
+export type UpdateBrokerProfileInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  brokerUrl?: InputMaybe<Scalars['String']['input']>;
+  credentialProfileId?: InputMaybe<Scalars['ID']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  protocol?: InputMaybe<BrokerProtocol>;
+  tls?: InputMaybe<Scalars['Object']['input']>;
+  topicAllowlist?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+/** Omitted fields stay unchanged; metadata and secret replace the whole object. */
+export type UpdateCredentialProfileInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['Object']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  secret?: InputMaybe<Scalars['Object']['input']>;
+  type?: InputMaybe<CredentialProfileType>;
 };
 
 export type UpdateDashboardInput = {
@@ -558,7 +712,13 @@ export type ResolversTypes = {
   AuditEvent: ResolverTypeWrapper<AuditEvent>;
   AuthPolicy: ResolverTypeWrapper<AuthPolicy>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  BrokerProfile: ResolverTypeWrapper<BrokerProfile>;
+  BrokerProtocol: BrokerProtocol;
+  CreateBrokerProfileInput: CreateBrokerProfileInput;
+  CreateCredentialProfileInput: CreateCredentialProfileInput;
   CreateDashboardInput: CreateDashboardInput;
+  CredentialProfile: ResolverTypeWrapper<CredentialProfile>;
+  CredentialProfileType: CredentialProfileType;
   Dashboard: ResolverTypeWrapper<Dashboard>;
   DashboardAccessLevel: DashboardAccessLevel;
   DashboardAclEntry: ResolverTypeWrapper<DashboardAclEntry>;
@@ -566,6 +726,7 @@ export type ResolversTypes = {
   DashboardRevision: ResolverTypeWrapper<DashboardRevision>;
   DashboardVisibility: DashboardVisibility;
   DatasourceDiagnostics: ResolverTypeWrapper<DatasourceDiagnostics>;
+  DatasourceSessionToken: ResolverTypeWrapper<DatasourceSessionToken>;
   DatasourceTypeCount: ResolverTypeWrapper<DatasourceTypeCount>;
   ExecutionMode: ExecutionMode;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
@@ -582,6 +743,8 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Token: ResolverTypeWrapper<Token>;
+  UpdateBrokerProfileInput: UpdateBrokerProfileInput;
+  UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
   User: ResolverTypeWrapper<User>;
   UserRole: UserRole;
@@ -594,12 +757,17 @@ export type ResolversParentTypes = {
   AuditEvent: AuditEvent;
   AuthPolicy: AuthPolicy;
   Boolean: Scalars['Boolean']['output'];
+  BrokerProfile: BrokerProfile;
+  CreateBrokerProfileInput: CreateBrokerProfileInput;
+  CreateCredentialProfileInput: CreateCredentialProfileInput;
   CreateDashboardInput: CreateDashboardInput;
+  CredentialProfile: CredentialProfile;
   Dashboard: Dashboard;
   DashboardAclEntry: DashboardAclEntry;
   DashboardCollaborator: DashboardCollaborator;
   DashboardRevision: DashboardRevision;
   DatasourceDiagnostics: DatasourceDiagnostics;
+  DatasourceSessionToken: DatasourceSessionToken;
   DatasourceTypeCount: DatasourceTypeCount;
   Float: Scalars['Float']['output'];
   GatewayRuntimeMetrics: GatewayRuntimeMetrics;
@@ -614,6 +782,8 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Token: Token;
+  UpdateBrokerProfileInput: UpdateBrokerProfileInput;
+  UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
   User: User;
 };
@@ -658,6 +828,33 @@ export type AuthPolicyResolvers<ContextType = RequestContext, ParentType extends
   policyEditLock?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   registrationDefaultRole?: Resolver<ResolversTypes['UserRole'], ParentType, ContextType>;
   registrationMode?: Resolver<ResolversTypes['RegistrationMode'], ParentType, ContextType>;
+};
+
+export type BrokerProfileResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['BrokerProfile'] = ResolversParentTypes['BrokerProfile']> = {
+  _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  allowPublicUse?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  brokerUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  credentialProfileId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['BrokerProtocol'], ParentType, ContextType>;
+  tls?: Resolver<Maybe<ResolversTypes['Object']>, ParentType, ContextType>;
+  topicAllowlist?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type CredentialProfileResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['CredentialProfile'] = ResolversParentTypes['CredentialProfile']> = {
+  _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  allowPublicUse?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  metadata?: Resolver<ResolversTypes['Object'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  secretNeedsReentry?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  secretShape?: Resolver<Maybe<ResolversTypes['Object']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['CredentialProfileType'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type DashboardResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Dashboard'] = ResolversParentTypes['Dashboard']> = {
@@ -716,6 +913,11 @@ export type DatasourceDiagnosticsResolvers<ContextType = RequestContext, ParentT
   typeCounts?: Resolver<Array<ResolversTypes['DatasourceTypeCount']>, ParentType, ContextType>;
 };
 
+export type DatasourceSessionTokenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DatasourceSessionToken'] = ResolversParentTypes['DatasourceSessionToken']> = {
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type DatasourceTypeCountResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['DatasourceTypeCount'] = ResolversParentTypes['DatasourceTypeCount']> = {
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -754,16 +956,23 @@ export type InviteTokenResolvers<ContextType = RequestContext, ParentType extend
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptInvite?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAcceptInviteArgs, 'password' | 'token'>>;
+  adminCreateBrokerProfile?: Resolver<ResolversTypes['BrokerProfile'], ParentType, ContextType, RequireFields<MutationAdminCreateBrokerProfileArgs, 'input'>>;
+  adminCreateCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminCreateCredentialProfileArgs, 'input'>>;
   adminCreateInvite?: Resolver<ResolversTypes['InviteToken'], ParentType, ContextType, RequireFields<MutationAdminCreateInviteArgs, 'email' | 'role'>>;
   adminCreateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminCreateUserArgs, 'email' | 'password' | 'role'>>;
+  adminDeleteBrokerProfile?: Resolver<ResolversTypes['BrokerProfile'], ParentType, ContextType, RequireFields<MutationAdminDeleteBrokerProfileArgs, '_id'>>;
+  adminDeleteCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminDeleteCredentialProfileArgs, '_id'>>;
   adminDeleteUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminDeleteUserArgs, '_id'>>;
   adminIssuePasswordReset?: Resolver<ResolversTypes['PasswordResetToken'], ParentType, ContextType, RequireFields<MutationAdminIssuePasswordResetArgs, '_id'>>;
   adminRevokeInvite?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationAdminRevokeInviteArgs, '_id'>>;
+  adminUpdateBrokerProfile?: Resolver<ResolversTypes['BrokerProfile'], ParentType, ContextType, RequireFields<MutationAdminUpdateBrokerProfileArgs, '_id' | 'input'>>;
+  adminUpdateCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminUpdateCredentialProfileArgs, '_id' | 'input'>>;
   adminUpdateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminUpdateUserArgs, '_id'>>;
   authUser?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAuthUserArgs, 'email' | 'password'>>;
   createDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationCreateDashboardArgs, 'input'>>;
   deleteDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationDeleteDashboardArgs, '_id'>>;
   deleteMyUserAccount?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  mintDatasourceSessionToken?: Resolver<ResolversTypes['DatasourceSessionToken'], ParentType, ContextType, RequireFields<MutationMintDatasourceSessionTokenArgs, 'dashboardId' | 'datasourceId'>>;
   registerUser?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationRegisterUserArgs, 'email' | 'password'>>;
   requestPasswordReset?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRequestPasswordResetArgs, 'email'>>;
   resetPassword?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationResetPasswordArgs, 'password' | 'token'>>;
@@ -792,6 +1001,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   adminDatasourceDiagnostics?: Resolver<ResolversTypes['DatasourceDiagnostics'], ParentType, ContextType>;
   adminRuntimeMetrics?: Resolver<ResolversTypes['AdminRuntimeMetrics'], ParentType, ContextType>;
   authPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType>;
+  brokerProfiles?: Resolver<Array<ResolversTypes['BrokerProfile']>, ParentType, ContextType, Partial<QueryBrokerProfilesArgs>>;
+  credentialProfiles?: Resolver<Array<ResolversTypes['CredentialProfile']>, ParentType, ContextType>;
   dashboard?: Resolver<Maybe<ResolversTypes['Dashboard']>, ParentType, ContextType, RequireFields<QueryDashboardArgs, '_id'>>;
   dashboardByShareToken?: Resolver<Maybe<ResolversTypes['Dashboard']>, ParentType, ContextType, RequireFields<QueryDashboardByShareTokenArgs, 'shareToken'>>;
   dashboardCollaborators?: Resolver<Array<ResolversTypes['DashboardCollaborator']>, ParentType, ContextType, RequireFields<QueryDashboardCollaboratorsArgs, '_id'>>;
@@ -825,11 +1036,14 @@ export type Resolvers<ContextType = RequestContext> = {
   ApiRuntimeMetrics?: ApiRuntimeMetricsResolvers<ContextType>;
   AuditEvent?: AuditEventResolvers<ContextType>;
   AuthPolicy?: AuthPolicyResolvers<ContextType>;
+  BrokerProfile?: BrokerProfileResolvers<ContextType>;
+  CredentialProfile?: CredentialProfileResolvers<ContextType>;
   Dashboard?: DashboardResolvers<ContextType>;
   DashboardAclEntry?: DashboardAclEntryResolvers<ContextType>;
   DashboardCollaborator?: DashboardCollaboratorResolvers<ContextType>;
   DashboardRevision?: DashboardRevisionResolvers<ContextType>;
   DatasourceDiagnostics?: DatasourceDiagnosticsResolvers<ContextType>;
+  DatasourceSessionToken?: DatasourceSessionTokenResolvers<ContextType>;
   DatasourceTypeCount?: DatasourceTypeCountResolvers<ContextType>;
   GatewayRuntimeMetrics?: GatewayRuntimeMetricsResolvers<ContextType>;
   Invite?: InviteResolvers<ContextType>;
