@@ -1,25 +1,20 @@
-// The machine panel in a LAN browser (not loopback): it shows why its controls are off, and the
-// server itself refuses control from the LAN with 403.
-import { networkInterfaces } from 'node:os';
+// The machine panel in a LAN browser (not on the workstation): it shows why its controls are off,
+// and the server itself refuses control from the LAN with 403. Tests reach only loopback, so the
+// LAN browser comes through a reverse proxy on the workstation (API_TRUST_PROXY_HOPS=1, loopback is
+// a trusted proxy by default) that names the LAN client in X-Forwarded-For: the core judges that
+// client, exactly as for a browser on the shop's network.
 import { expect, test } from '@playwright/test';
 import { MACHINE_ROUTES } from '../engine/machine/contract.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
 
-/** This machine's first non-loopback IPv4 address: what a LAN browser would connect to. */
-function lanAddress(): string {
-  for (const addresses of Object.values(networkInterfaces())) {
-    for (const address of addresses ?? [])
-      if (address.family === 'IPv4' && !address.internal) return address.address;
-  }
-  throw new Error('this machine has no non-loopback IPv4 address to test a LAN browser with');
-}
+const LAN_CLIENT = '192.168.1.20';
+test.use({ extraHTTPHeaders: { 'x-forwarded-for': LAN_CLIENT } });
 
 let core: Core;
 let lan: string;
 test.beforeAll(async () => {
-  const address = lanAddress();
-  core = await startCore({ HOST: address });
-  lan = core.lan.replace(/\/\/[^:/]+/, `//${address}`);
+  core = await startCore({ API_TRUST_PROXY_HOPS: '1' });
+  lan = core.lan;
 });
 test.afterAll(async () => {
   expect(await core.stop()).toBe(0);

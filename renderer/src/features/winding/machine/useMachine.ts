@@ -45,7 +45,6 @@ export interface MachineView {
   say(text: string, kind?: LogKind): void;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 const REMOTE_REASON =
   'Machine control is only allowed on the workstation itself: this browser may watch the machine but not move it.';
 
@@ -78,7 +77,7 @@ export function useMachine(): MachineView {
     try {
       setStatus(await requestJson<MachineStatus>(MACHINE_ROUTES.status));
     } catch (error) {
-      if (error instanceof RestError && error.status === 403)
+      if (error instanceof RestError && isRefused(error.status))
         setAccess({ allowed: false, reason: REMOTE_REASON });
     }
   }, []);
@@ -137,13 +136,14 @@ export function useMachine(): MachineView {
     return () => subscription.close();
   }, [append, refreshStatus]);
 
-  // A LAN browser: find out whether control is open to it. A connect request without a port is
-  // refused before its body is read (403) when only the workstation may control the machine, and
-  // rejected as invalid (400) when control is allowed; either way nothing moves.
+  // Find out whether control is open to this browser. A connect request without a port is refused
+  // before its body is read (403, or 421 for a page reached by a name other than a loopback one)
+  // when only the workstation may control the machine, and rejected as invalid (400) when control
+  // is allowed; either way nothing moves. Asked from loopback pages too: behind a reverse proxy a
+  // LAN browser's page can have a loopback address.
   useEffect(() => {
-    if (LOOPBACK_HOSTS.has(window.location.hostname)) return;
     requestJson(MACHINE_ROUTES.connect, { method: 'POST', body: {} }).catch((error: unknown) => {
-      if (error instanceof RestError && error.status === 403)
+      if (error instanceof RestError && isRefused(error.status))
         setAccess({ allowed: false, reason: REMOTE_REASON });
     });
   }, []);
@@ -156,7 +156,7 @@ export function useMachine(): MachineView {
         if (result && typeof result === 'object' && 'state' in result) setStatus(result as MachineStatus);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (error instanceof RestError && error.status === 403)
+        if (error instanceof RestError && isRefused(error.status))
           setAccess({ allowed: false, reason: REMOTE_REASON });
         setProblem(message);
         say(message, 'error');
@@ -200,10 +200,15 @@ export function useMachine(): MachineView {
       }
       const detail = (answer.body as { detail?: unknown } | null)?.detail;
       const message = typeof detail === 'string' ? detail : `The job was refused (HTTP ${answer.status})`;
-      if (answer.status === 403) setAccess({ allowed: false, reason: REMOTE_REASON });
+      if (isRefused(answer.status)) setAccess({ allowed: false, reason: REMOTE_REASON });
       setProblem(message);
       say(message, 'error');
     },
     say,
   };
+}
+
+/** The server refused control to this browser: not on the workstation (403) or not addressed by a loopback name (421). */
+function isRefused(status: number): boolean {
+  return status === 403 || status === 421;
 }
