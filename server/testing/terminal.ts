@@ -21,8 +21,12 @@ export function towpathOnTerminal(args: string[]): Terminal {
   const command = [process.execPath, join(REPO_ROOT, 'server/cli.ts'), ...args]
     .map((word) => `'${word.replaceAll("'", "'\\''")}'`)
     .join(' ');
-  const child = spawn('/usr/bin/script', ['-q', '-e', '-c', command, '/dev/null'], {
+  // `exec`, and a pinned shell: without $SHELL (as under CI) script runs dash, which outlives the
+  // program as its parent and then kills itself with the SIGINT the terminal sent, so the exit code
+  // would be 130 whatever the program returned.
+  const child = spawn('/usr/bin/script', ['-q', '-e', '-c', `exec ${command}`, '/dev/null'], {
     cwd: REPO_ROOT,
+    env: { ...process.env, SHELL: '/bin/sh' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let screen = '';
