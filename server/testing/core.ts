@@ -25,7 +25,7 @@ export async function startCore(env: Record<string, string> = {}): Promise<Core>
     stop: async () => {
       core.child.kill('SIGTERM');
       const done = await core.finished;
-      await rm(dataDir, { recursive: true, force: true });
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
       return done.code;
     },
   };

@@ -16,10 +16,19 @@ export interface TestWorkstation extends Workstation {
 
 export const TEST_INDEX_HTML = '<!doctype html><title>Towpath test renderer</title><div id="root"></div>';
 
+/**
+ * Removes a test's folder. Retried: a machine process the test's core started may still be writing
+ * its event log there for a moment after the core stopped, and a plain recursive rm then fails with
+ * ENOTEMPTY.
+ */
+export function removeTempDir(dir: string): Promise<void> {
+  return rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+}
+
 /** A fresh folder under the OS temp dir, removed when the current test finishes. */
 export async function makeTempDir(prefix = 'towpath-test-'): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
-  onTestFinished(() => rm(dir, { recursive: true, force: true }));
+  onTestFinished(() => removeTempDir(dir));
   return dir;
 }
 
@@ -66,7 +75,7 @@ export async function startTestWorkstation(
     root,
     dispose: async () => {
       await workstation.stop();
-      if (!options.root) await rm(root, { recursive: true, force: true });
+      if (!options.root) await removeTempDir(root);
     },
   };
 }
