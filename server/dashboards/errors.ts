@@ -1,26 +1,4 @@
-// Outcomes of the area services that callers must see, with the codes and messages of spec §4. Each
-// door maps them to its own shape in one place (GraphQL: extensions.code).
-
-export type ServiceErrorCode =
-  | 'UNAUTHENTICATED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'BAD_USER_INPUT'
-  | 'CONFLICT'
-  | 'TOO_MANY_REQUESTS'
-  | 'SERVICE_UNAVAILABLE';
-
-export class ServiceError extends Error {
-  override name = 'ServiceError';
-  readonly code: ServiceErrorCode;
-  readonly extensions: Record<string, unknown>;
-
-  constructor(code: ServiceErrorCode, message: string, extensions: Record<string, unknown> = {}) {
-    super(message);
-    this.code = code;
-    this.extensions = extensions;
-  }
-}
+// The dashboards' messages of spec §4; the error they travel in is ServiceError (server/errors.ts).
 
 export const DASHBOARD_NOT_FOUND = 'Dashboard not found';
 export const USER_NOT_FOUND = 'User not found';

@@ -10,8 +10,8 @@ import type { Principal } from '../auth/principal.ts';
 import { openDatabase } from '../db/database.ts';
 import type { UserRow } from '../db/repositories/users.ts';
 import { Store } from '../db/store.ts';
+import { ServiceError } from '../errors.ts';
 import { ChangeBus } from './bus.ts';
-import { ServiceError } from './errors.ts';
 import { type DashboardPolicy, DashboardService, type Visibility } from './service.ts';
 
 const ROLES = ['admin', 'editor', 'editor', 'viewer'] as const;

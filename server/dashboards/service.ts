@@ -17,6 +17,7 @@ import type {
 import type { UserRow } from '../db/repositories/users.ts';
 import type { DashboardDocument, JsonObject } from '../db/schema.ts';
 import type { Store } from '../db/store.ts';
+import { ServiceError } from '../errors.ts';
 import type { ChangeBus } from './bus.ts';
 import {
   addsTrustedContent,
@@ -35,7 +36,6 @@ import {
   OWNER_ACCESS,
   REVISION_NOT_FOUND,
   SAFE_MODE,
-  ServiceError,
   USER_NOT_FOUND,
 } from './errors.ts';
 

@@ -8,7 +8,7 @@ import {
   type YogaServerInstance,
 } from 'graphql-yoga';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
-import { ServiceError } from '../dashboards/errors.ts';
+import { ServiceError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { applyAuthorization } from './authorization.ts';
 import type { ApiServices, RequestContext } from './context.ts';

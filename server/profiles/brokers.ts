@@ -2,9 +2,9 @@
 // optional BASIC credential profile and a topic allowlist.
 import type { AuditLog } from '../auth/audit-log.ts';
 import { type Clock, iso, newEntityId } from '../auth/tokens.ts';
-import { ServiceError } from '../dashboards/errors.ts';
 import type { BrokerProfileRow } from '../db/repositories/profiles.ts';
 import type { Store } from '../db/store.ts';
+import { ServiceError } from '../errors.ts';
 import { CREDENTIAL_PROFILE_NOT_FOUND } from './credentials.ts';
 import { isTopicFilter } from './topics.ts';
 

@@ -3,9 +3,9 @@
 // (for introspection); views carry its shape, never its values.
 import type { AuditLog } from '../auth/audit-log.ts';
 import { type Clock, iso, newEntityId } from '../auth/tokens.ts';
-import { ServiceError } from '../dashboards/errors.ts';
 import type { CredentialProfileRow } from '../db/repositories/profiles.ts';
 import type { Store } from '../db/store.ts';
+import { ServiceError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { ForeignKeyEnvelope, type SecretSealer } from './envelope.ts';
 

@@ -9,9 +9,9 @@ import { consumeFixedWindow } from '../auth/rate-limit.ts';
 import { type Clock, constantTimeEqual, iso, type TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { canonicalJson, datasourceDetail } from '../dashboards/document.ts';
-import { ServiceError } from '../dashboards/errors.ts';
 import type { DashboardRow } from '../db/repositories/dashboards.ts';
 import type { Store } from '../db/store.ts';
+import { ServiceError } from '../errors.ts';
 import { topicAllowed } from './topics.ts';
 
 export const MINT_SCOPE = 'datasource:mint';
