@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify';
+import { actOnResetRequests } from '../accounts/password-resets.ts';
+import { readPolicy } from '../accounts/policy.ts';
 import { ResetRequests } from '../accounts/reset-requests.ts';
+import { newUserRow } from '../accounts/rows.ts';
 import { AuditLog } from '../auth/audit-log.ts';
 import { LoginThrottle, RequestQuota } from '../auth/limiter.ts';
 import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
@@ -21,9 +24,6 @@ import { SessionTokenService } from '../profiles/session-tokens.ts';
 import { loadSecrets, type Secrets } from '../secrets.ts';
 import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
-import { newUserRow } from './modules/accounts.ts';
-import { actOnResetRequests } from './modules/password-resets.ts';
-import { readPolicy } from './modules/policy.ts';
 import { createGraphqlStream } from './stream.ts';
 import { createGraphqlServer, graphqlRoutes } from './yoga.ts';
 

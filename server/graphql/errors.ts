@@ -1,19 +1,14 @@
 import { GraphQLError } from 'graphql';
+import { LOGIN_REQUIRED } from '../accounts/messages.ts';
 
-// The error codes and messages of dashboard spec §4. Resolvers throw these; anything else is masked.
+// The door's own refusals (§4): who may call at all, decided before any service runs. The services'
+// outcomes travel as ServiceError and are mapped in yoga.ts; anything else is masked.
 
-function coded(code: string, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
-  return new GraphQLError(message, { extensions: { code, ...extensions } });
+function coded(code: string, message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code } });
 }
 
-export const unauthenticated = (message = 'You must be logged in to perform this action') =>
-  coded('UNAUTHENTICATED', message);
+export const unauthenticated = (message = LOGIN_REQUIRED) => coded('UNAUTHENTICATED', message);
 export const forbidden = (message: string) => coded('FORBIDDEN', message);
-export const notFound = (message: string) => coded('NOT_FOUND', message);
-export const badUserInput = (message: string) => coded('BAD_USER_INPUT', message);
-export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
-  coded('TOO_MANY_REQUESTS', message, { retryAfterSeconds });
-export const serviceUnavailable = () => coded('SERVICE_UNAVAILABLE', 'Security limiter unavailable');
 
 export const ADMIN_ROLE_REQUIRED = 'Admin role required';
-export const INVALID_CREDENTIALS = 'Invalid credentials';

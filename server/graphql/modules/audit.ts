@@ -1,3 +1,6 @@
+// The audit trail over GraphQL (§14): the SDL and a thin resolver; the read is in
+// server/accounts/audit-events.ts.
+import { listAuditEvents } from '../../accounts/audit-events.ts';
 import type { AuditRow } from '../../db/repositories/audit.ts';
 import { type RequestContext, requireAdmin } from '../context.ts';
 
@@ -43,8 +46,7 @@ export const resolvers = {
       context: RequestContext,
     ) => {
       requireAdmin(context);
-      const limit = Math.min(500, Math.max(1, args.limit ?? 100));
-      return context.services.store.audit.list(limit, args.actionPrefix ?? '').map(toAuditView);
+      return listAuditEvents(context.services, args).map(toAuditView);
     },
   },
 };
