@@ -81,6 +81,30 @@ export async function registerUser(
   return sessionToken(services, created.user);
 }
 
+/** §6.1 `CREATE_ADMIN=true`: an active admin for that email unless a user already has it. */
+export async function createBootstrapAdmin(services: AccountServices): Promise<void> {
+  const admin = services.config.bootstrapAdmin;
+  if (!admin) return;
+  const { store } = services;
+  if (store.users.byEmail(admin.email)) return;
+  const passwordHash = await services.passwords.hash(admin.password);
+  const user = store.transaction(() => {
+    if (store.users.byEmail(admin.email)) return null;
+    const row = newUserRow(services, { email: admin.email, passwordHash, role: 'admin', active: true });
+    store.users.insert(row);
+    return row;
+  });
+  if (!user) return;
+  services.logger.info({ email: user.email }, 'created the bootstrap admin');
+  services.audit.record({
+    actorUserId: null,
+    action: 'user.admin_created',
+    targetType: 'user',
+    targetId: user.id,
+    metadata: { role: 'admin', active: true, bootstrap: true },
+  });
+}
+
 function limiterDown(services: AccountServices, ip: string, error: unknown): ServiceError {
   services.logger.error({ err: error }, 'security limiter unavailable');
   services.audit.record({

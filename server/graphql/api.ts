@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { actOnResetRequests } from '../accounts/password-resets.ts';
 import { readPolicy } from '../accounts/policy.ts';
 import { ResetRequests } from '../accounts/reset-requests.ts';
-import { newUserRow } from '../accounts/rows.ts';
+import { createBootstrapAdmin } from '../accounts/users.ts';
 import { AuditLog } from '../auth/audit-log.ts';
 import { LoginThrottle, RequestQuota } from '../auth/limiter.ts';
 import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
@@ -123,7 +123,7 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       logger,
       setupCode,
     };
-    await bootstrapAdmin(services);
+    await createBootstrapAdmin(services);
     const prune = () => {
       try {
         store.limiter.pruneExpired(iso(clock()));
@@ -155,28 +155,4 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     database.close();
     throw error;
   }
-}
-
-/** §6.1 `CREATE_ADMIN=true`: an active admin for that email unless a user already has it. */
-async function bootstrapAdmin(services: ApiServices): Promise<void> {
-  const admin = services.config.bootstrapAdmin;
-  if (!admin) return;
-  const { store } = services;
-  if (store.users.byEmail(admin.email)) return;
-  const passwordHash = await services.passwords.hash(admin.password);
-  const user = store.transaction(() => {
-    if (store.users.byEmail(admin.email)) return null;
-    const row = newUserRow(services, { email: admin.email, passwordHash, role: 'admin', active: true });
-    store.users.insert(row);
-    return row;
-  });
-  if (!user) return;
-  services.logger.info({ email: user.email }, 'created the bootstrap admin');
-  services.audit.record({
-    actorUserId: null,
-    action: 'user.admin_created',
-    targetType: 'user',
-    targetId: user.id,
-    metadata: { role: 'admin', active: true, bootstrap: true },
-  });
 }
