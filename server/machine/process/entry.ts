@@ -89,7 +89,7 @@ function shutdown(code: number): Promise<void> {
     if (idleTimer) clearTimeout(idleTimer);
     await door.stop().catch(() => {});
     await machine.close().catch(() => {});
-    events.close();
+    await events.close();
     await removeMachineFile(dataDir, process.pid).catch(() => {});
     logger.info('machine process stopped');
     process.exit(code);
@@ -104,7 +104,7 @@ process.on('SIGHUP', () => {});
 process.on('disconnect', () => {});
 process.on('uncaughtException', (error) => {
   logger.fatal({ err: error }, 'machine process failed');
-  events.close();
+  events.closeNow();
   // machine.json stays: the core reads its pid as a process that ended unexpectedly.
   process.exit(70);
 });
@@ -130,6 +130,6 @@ try {
 } catch (error) {
   logger.fatal({ err: error }, 'machine process could not start');
   process.send?.({ type: 'failed', message: (error as Error).message });
-  events.close();
+  events.closeNow();
   process.exit(1);
 }

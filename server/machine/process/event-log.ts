@@ -18,6 +18,7 @@ export class EventLog {
   private dirty = false;
   private writing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
+  private closed = false;
 
   constructor(dataDir: string) {
     this.path = join(dataDir, EVENT_LOG_FILE);
@@ -37,7 +38,7 @@ export class EventLog {
 
   /** Writes the file if anything changed (never two writes at once). */
   async flush(): Promise<void> {
-    if (!this.dirty || this.writing) return this.writing;
+    if (this.closed || !this.dirty || this.writing) return this.writing;
     this.dirty = false;
     const temporary = `${this.path}.${randomBytes(4).toString('hex')}`;
     this.writing = writeFile(temporary, this.text(), { mode: 0o600 })
@@ -49,8 +50,20 @@ export class EventLog {
     return this.writing;
   }
 
-  /** At exit: the last events, synchronously. */
-  close() {
+  /**
+   * At a planned exit: waits for a periodic write in progress (its rename landing after the final
+   * write would put back an older file), then writes the last events.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.writing;
+    this.closeNow();
+  }
+
+  /** When the process is failing and cannot wait: the last events, synchronously. */
+  closeNow() {
+    this.closed = true;
     clearInterval(this.timer);
     try {
       writeFileSync(this.path, this.text(), { mode: 0o600 });
