@@ -217,8 +217,11 @@ export default function TasksPage() {
   const action = useMutation<unknown, Error, { kind: Action | 'stop'; id?: string }>({
     mutationFn: ({ kind, id }) => (kind === 'stop' ? tasksApi.stopCurrent() : tasksApi[kind](id as string)),
     // A ticked box shows ticked at once; the answer (or its failure) sets it right afterwards.
-    onMutate: ({ kind, id }) => {
+    onMutate: async ({ kind, id }) => {
       if (kind !== 'complete' && kind !== 'uncomplete') return;
+      // A read still in flight (the last change's refresh, or the timer's) would answer with the
+      // state from before this click and untick the box again.
+      await queryClient.cancelQueries({ queryKey: ['tasks', 'today'] });
       queryClient.setQueryData<Task[]>(['tasks', 'today'], (tasks) =>
         tasks?.map((task) => (task.id === id ? { ...task, isDone: kind === 'complete' } : task)),
       );
