@@ -12,6 +12,7 @@ import { ChangeBus } from '../dashboards/bus.ts';
 import { DashboardService } from '../dashboards/service.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
+import { pruneRevocationEvents } from '../gateway/internal/revocations.ts';
 import { ClientAddresses } from '../http/client-address.ts';
 import type { Logger } from '../log.ts';
 import { BrokerProfileService } from '../profiles/brokers.ts';
@@ -46,7 +47,7 @@ export interface DashboardApi {
   services: ApiServices;
   secrets: Secrets;
   database: Database;
-  /** Removes expired limiter rows and dead reset tokens; runs at start and then hourly. */
+  /** Removes expired limiter rows, dead reset tokens and old revocation events; at start, then hourly. */
   prune(): void;
   /** Registers `/graphql` and `/health` on a fastify instance (the LAN door). */
   register(app: FastifyInstance): Promise<void>;
@@ -103,8 +104,9 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
         audit,
         sealer: new SecretSealer(secrets.CREDENTIAL_ENCRYPTION_KEY),
         logger,
+        bus,
       }),
-      brokerProfiles: new BrokerProfileService({ store, clock, audit }),
+      brokerProfiles: new BrokerProfileService({ store, clock, audit, bus }),
       sessionTokens: new SessionTokenService({
         store,
         clock,
@@ -128,6 +130,7 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       try {
         store.limiter.pruneExpired(iso(clock()));
         store.passwordResets.pruneDead(iso(clock()));
+        pruneRevocationEvents({ store, clock, retentionSeconds: config.revokeEventRetentionSeconds });
       } catch (error) {
         logger.warn({ err: error }, 'pruning expired limiter rows and reset tokens failed');
       }
