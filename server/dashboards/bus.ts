@@ -15,7 +15,9 @@ export type Change =
       profileId: string;
       profileType: 'credential' | 'broker';
       change: 'updated' | 'deleted';
-    };
+    }
+  /** Scopes, active state or deletion: streams minted for `sa:<id>` must re-check. */
+  | { kind: 'serviceAccount'; serviceAccountId: string; change: 'updated' | 'deleted' };
 
 type Listener = (change: Change) => void;
 
