@@ -12,11 +12,24 @@ export interface SessionClaims {
 }
 
 /**
+ * An HS256 key imported once: handing jose raw bytes makes it import a WebCrypto key on every
+ * signature and verification, which costs more than the HMAC itself.
+ */
+export function importHmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+}
+
+/**
  * User sessions (§5.2): HS256 JWTs under JWT_SECRET. The claims only say who and which session
  * version; role and email are read from the user row on every request.
  */
 export class SessionTokens {
-  // Imported once: handing jose raw bytes makes it import a WebCrypto key on every verification.
   readonly #key: Promise<CryptoKey>;
   readonly #lifetimeSeconds: number;
   // Tokens already verified, so a browser's repeated requests skip the HMAC. Whether the session
@@ -26,13 +39,7 @@ export class SessionTokens {
   readonly #clock: Clock;
 
   constructor(secret: string, lifetimeSeconds: number, clock: Clock) {
-    this.#key = crypto.subtle.importKey(
-      'raw',
-      new TextEncoder().encode(secret),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign', 'verify'],
-    );
+    this.#key = importHmacKey(secret);
     this.#lifetimeSeconds = lifetimeSeconds;
     this.#clock = clock;
   }

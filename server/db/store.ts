@@ -31,7 +31,7 @@ export class Store {
     this.passwordResets = new PasswordResetsRepository(db);
     this.policy = new PolicyRepository(db);
     this.audit = new AuditRepository(db);
-    this.limiter = new LimiterRepository(db);
+    this.limiter = new LimiterRepository(db, database.sqlite);
     this.dashboards = new DashboardsRepository(db, database.sqlite);
     this.credentialProfiles = new CredentialProfilesRepository(db);
     this.brokerProfiles = new BrokerProfilesRepository(db);

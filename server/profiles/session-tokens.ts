@@ -6,6 +6,7 @@ import type { AuditLog } from '../auth/audit-log.ts';
 import { LimiterUnavailable } from '../auth/limiter.ts';
 import type { Principal } from '../auth/principal.ts';
 import { consumeFixedWindow } from '../auth/rate-limit.ts';
+import { importHmacKey } from '../auth/sessions.ts';
 import { type Clock, constantTimeEqual, iso, type TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { canonicalJson, datasourceDetail } from '../dashboards/document.ts';
@@ -95,11 +96,11 @@ export interface MintDeps {
 
 export class SessionTokenService {
   readonly #deps: MintDeps;
-  readonly #key: Uint8Array;
+  readonly #key: Promise<CryptoKey>;
 
   constructor(deps: MintDeps) {
     this.#deps = deps;
-    this.#key = new TextEncoder().encode(deps.gatewaySecret);
+    this.#key = importHmacKey(deps.gatewaySecret);
   }
 
   async mint(request: MintRequest): Promise<{ token: string; expiresAt: string }> {
@@ -207,7 +208,7 @@ export class SessionTokenService {
       .setJti(randomBytes(16).toString('hex'))
       .setIssuedAt(iat)
       .setExpirationTime(exp)
-      .sign(this.#key);
+      .sign(await this.#key);
     return { token, expiresAt: iso(exp * 1000) };
   }
 

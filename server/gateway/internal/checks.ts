@@ -1,6 +1,7 @@
 // The three gateway checks of dashboard spec §13 bound to one workstation's state. The embedded
 // realtime gateway calls these directly (no service token, no per-IP limiter); the
 // `/internal/gateway/*` door (routes.ts) puts those two in front of the same calls.
+import { importHmacKey } from '../../auth/sessions.ts';
 import type { ApiServices } from '../../graphql/context.ts';
 import { type IntrospectionRequest, introspectDatasource } from './introspect.ts';
 import { type ConsumeRequest, consumeRealtimeLimit } from './rate-limit.ts';
@@ -17,7 +18,7 @@ export function gatewayChecks(services: ApiServices, gatewaySecret: string): Gat
   const introspection = {
     store,
     clock,
-    gatewaySecret,
+    gatewayKey: importHmacKey(gatewaySecret),
     credentialProfiles,
     serviceAccountActive: (id: string) => services.serviceAccounts.isActive(id),
   };

@@ -21,7 +21,8 @@ export type IntrospectionAnswer =
 export interface IntrospectionDeps {
   store: Store;
   clock: Clock;
-  gatewaySecret: string;
+  /** `JWT_GATEWAY_SECRET`, imported once (`importHmacKey`). */
+  gatewayKey: Promise<CryptoKey>;
   credentialProfiles: CredentialProfileService;
   /** Whether a service account exists and is active (the service-accounts issue owns the table). */
   serviceAccountActive: (id: string) => boolean;
@@ -50,7 +51,7 @@ export async function introspectDatasource(
   const { store } = deps;
   let claims: Record<string, unknown>;
   try {
-    const verified = await jwtVerify(request.sessionToken, new TextEncoder().encode(deps.gatewaySecret), {
+    const verified = await jwtVerify(request.sessionToken, await deps.gatewayKey, {
       algorithms: ['HS256'],
       issuer: 'towpath-api',
       audience: 'towpath-gateway',
