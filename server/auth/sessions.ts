@@ -1,10 +1,8 @@
 import { jwtVerify, SignJWT } from 'jose';
 import type { Clock } from './tokens.ts';
+import { VerifiedTokens } from './verified-tokens.ts';
 
 export const API_ISSUER = 'towpath-api';
-
-/** Verified tokens remembered at most (oldest forgotten first). */
-const VERIFIED_CACHE_SIZE = 1024;
 
 export interface SessionClaims {
   userId: string;
@@ -32,10 +30,9 @@ export function importHmacKey(secret: string): Promise<CryptoKey> {
 export class SessionTokens {
   readonly #key: Promise<CryptoKey>;
   readonly #lifetimeSeconds: number;
-  // Tokens already verified, so a browser's repeated requests skip the HMAC. Whether the session
-  // is still valid (user active, same session version) is checked against the database on every
-  // request regardless; this only remembers what the token string itself proved.
-  readonly #verified = new Map<string, { exp: number; claims: SessionClaims }>();
+  // A browser's repeated requests skip the HMAC. Whether the session is still valid (user active,
+  // same session version) is checked against the database on every request regardless.
+  readonly #verified = new VerifiedTokens<SessionClaims>();
   readonly #clock: Clock;
 
   constructor(secret: string, lifetimeSeconds: number, clock: Clock) {
@@ -59,14 +56,8 @@ export class SessionTokens {
   /** The claims of a valid token, or null for anything else (never throws). */
   async verify(token: string): Promise<SessionClaims | null> {
     const now = Math.floor(this.#clock() / 1000);
-    const known = this.#verified.get(token);
-    if (known) {
-      // The signature, algorithm, issuer and audience belong to the token string itself; only
-      // expiry depends on the time, checked as jose does (expired once exp <= now).
-      if (known.exp > now) return known.claims;
-      this.#verified.delete(token);
-      return null;
-    }
+    const known = this.#verified.get(token, now);
+    if (known) return known;
     try {
       const { payload } = await jwtVerify(token, await this.#key, {
         algorithms: ['HS256'],
@@ -76,22 +67,14 @@ export class SessionTokens {
         clockTolerance: 0,
         requiredClaims: ['exp', 'sub'],
       });
-      const { sub, sv, exp, nbf } = payload;
+      const { sub, sv } = payload;
       if (typeof sub !== 'string' || typeof sv !== 'number' || !Number.isInteger(sv) || sv < 0) return null;
       const claims = { userId: sub, sessionVersion: sv };
-      if (typeof exp === 'number' && nbf === undefined) this.#remember(token, exp, claims);
+      this.#verified.remember(token, payload, claims);
       return claims;
     } catch {
       // Bad signature, wrong algorithm (incl. `none`), issuer, audience or expiry: all simply rejected.
       return null;
     }
-  }
-
-  #remember(token: string, exp: number, claims: SessionClaims) {
-    if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
-      const oldest = this.#verified.keys().next().value;
-      if (oldest !== undefined) this.#verified.delete(oldest);
-    }
-    this.#verified.set(token, { exp, claims });
   }
 }

@@ -2,6 +2,7 @@
 // realtime gateway calls these directly (no service token, no per-IP limiter); the
 // `/internal/gateway/*` door (routes.ts) puts those two in front of the same calls.
 import { importHmacKey } from '../../auth/sessions.ts';
+import { VerifiedTokens } from '../../auth/verified-tokens.ts';
 import type { ApiServices } from '../../graphql/context.ts';
 import { type IntrospectionRequest, introspectDatasource } from './introspect.ts';
 import { type ConsumeRequest, consumeRealtimeLimit } from './rate-limit.ts';
@@ -21,6 +22,7 @@ export function gatewayChecks(services: ApiServices, gatewaySecret: string): Gat
     gatewayKey: importHmacKey(gatewaySecret),
     credentialProfiles,
     serviceAccountActive: (id: string) => services.serviceAccounts.isActive(id),
+    verified: new VerifiedTokens<Record<string, unknown>>(),
   };
   const feed = {
     store,
