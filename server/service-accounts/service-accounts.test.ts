@@ -164,6 +164,61 @@ describe('accounts', () => {
     expect(errorCode(await f.call('{ me { _id } }', {}, { token }))).toBe('UNAUTHENTICATED');
   });
 
+  it('refuses every service-account operation to non-admins (§17), on real records, changing nothing', async () => {
+    const account = await createAccount({ name: 'Matrix', scopes: ['OPS_READ'] });
+    const issued = await issue(account._id);
+    const ops: [string, string, Record<string, unknown>][] = [
+      ['adminServiceAccounts', '{ adminServiceAccounts { _id } }', {}],
+      [
+        'adminServiceAccountTokens',
+        'query($a: ID!) { adminServiceAccountTokens(serviceAccountId: $a) { _id } }',
+        { a: account._id },
+      ],
+      [
+        'adminCreateServiceAccount',
+        'mutation { adminCreateServiceAccount(input: { name: "Intruder", scopes: [OPS_READ] }) { _id } }',
+        {},
+      ],
+      [
+        'adminUpdateServiceAccount',
+        'mutation($a: ID!) { adminUpdateServiceAccount(_id: $a, input: { scopes: [DATASOURCE_MINT] }) { _id } }',
+        { a: account._id },
+      ],
+      [
+        'adminDeleteServiceAccount',
+        'mutation($a: ID!) { adminDeleteServiceAccount(_id: $a) { _id } }',
+        { a: account._id },
+      ],
+      [
+        'adminIssueServiceAccountToken',
+        'mutation($a: ID!) { adminIssueServiceAccountToken(serviceAccountId: $a) { token } }',
+        { a: account._id },
+      ],
+      [
+        'adminRotateServiceAccountToken',
+        'mutation($t: ID!) { adminRotateServiceAccountToken(_id: $t) { token } }',
+        { t: issued.tokenRecord._id },
+      ],
+      [
+        'adminRevokeServiceAccountToken',
+        'mutation($t: ID!) { adminRevokeServiceAccountToken(_id: $t) }',
+        { t: issued.tokenRecord._id },
+      ],
+    ];
+    for (const [name, query, variables] of ops)
+      for (const [as, code] of [
+        ['viewer', 'FORBIDDEN'],
+        ['editor', 'FORBIDDEN'],
+        ['anonymous', 'UNAUTHENTICATED'],
+        [{ token: issued.token }, 'UNAUTHENTICATED'],
+      ] as const)
+        expect(errorCode(await f.call(query, variables, as)), `${name} as ${JSON.stringify(as)}`).toBe(code);
+    const [record] = await tokensOf(account._id);
+    expect(record).toMatchObject({ _id: issued.tokenRecord._id, revokedAt: null });
+    expect((await tokensOf(account._id)).length).toBe(1);
+    expect(await opsRead(issued.token)).toBe('ok');
+  });
+
   it('updates only the given fields and deletes with its tokens', async () => {
     const account = await createAccount({ name: 'Mutable', scopes: ['OPS_READ'], description: 'first' });
     await issue(account._id);

@@ -317,6 +317,23 @@ describe('realtime limiter', () => {
   });
 });
 
+describe('unexpected faults', () => {
+  it('answer 500 "Internal error" without detail', async () => {
+    const { dashboards } = f.ws.dashboardApi.services.store;
+    const original = dashboards.revocationEventsAfter;
+    dashboards.revocationEventsAfter = () => {
+      throw new Error('SQLITE_CORRUPT: database disk image is malformed');
+    };
+    try {
+      const answer = await door('revoked-tokens');
+      expect(answer).toMatchObject({ status: 500, body: { error: 'Internal error' } });
+    } finally {
+      dashboards.revocationEventsAfter = original;
+    }
+    expect((await door('revoked-tokens')).status).toBe(200);
+  });
+});
+
 describe('limiter storage fault (fail-closed)', () => {
   it('answers 503 on every limited route, audits it, and leaves stored data intact', async () => {
     const made = await linkDashboard();
