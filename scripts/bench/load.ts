@@ -1,6 +1,7 @@
 // HTTP load for the benchmarks: autocannon in a worker thread (so the server under test keeps this
 // thread and a core to itself), with every answer checked against the expected body.
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 // The fields of autocannon's options and result used here (the package ships no typings).
 interface LoadOptions {
@@ -11,8 +12,10 @@ interface LoadOptions {
   connections: number;
   duration: number;
   workers: number;
-  expectBody: string;
+  expectBody?: string;
+  verifyBody?: string;
   warmup: { connections: number; duration: number };
+  requests?: { headers: Record<string, string> }[];
 }
 export interface LoadResult {
   requests: { average: number; total: number };
@@ -35,6 +38,11 @@ export interface Load {
   connections: number;
   seconds?: number;
   warmupSeconds?: number;
+  /**
+   * Headers each connection takes in turn, request after request (e.g. several callers' credentials,
+   * so per-caller limits see a share of the load); merged over `headers`.
+   */
+  rotatingHeaders?: Record<string, string>[];
 }
 
 export async function postLoad({
@@ -45,7 +53,14 @@ export async function postLoad({
   connections,
   seconds = 5,
   warmupSeconds = 1,
+  rotatingHeaders,
 }: Load) {
+  // Each request's answer must be `expected`: by autocannon's own check, or for rotating requests
+  // (where it refuses that check) by expected-body.cjs, read in the worker from its environment.
+  const check = rotatingHeaders
+    ? { verifyBody: fileURLToPath(new URL('./expected-body.cjs', import.meta.url)) }
+    : { expectBody: expected };
+  if (rotatingHeaders) process.env.TOWPATH_BENCH_EXPECTED_BODY = expected;
   const result = await autocannon({
     url,
     method: 'POST',
@@ -54,8 +69,9 @@ export async function postLoad({
     connections,
     duration: seconds,
     workers: 1,
-    expectBody: expected,
+    ...check,
     warmup: { connections, duration: warmupSeconds },
+    ...(rotatingHeaders ? { requests: rotatingHeaders.map((extra) => ({ headers: extra })) } : {}),
   });
   const wrong = result.errors + result.timeouts + result.non2xx + result.mismatches;
   if (wrong > 0 || result.requests.total === 0) {

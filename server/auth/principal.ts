@@ -10,15 +10,13 @@ export type Principal =
 export const ANONYMOUS: Principal = { kind: 'anonymous' };
 
 /**
- * The service-account check of §12, plugged in by the service-accounts issue. Until then every
- * well-formed `fsa_` token is simply not authenticated.
+ * The service-account check of §12 (server/service-accounts); tests may plug in their own. Effective
+ * scopes come back already intersected with the account's current ones.
  */
 export type ServiceAccountAuthenticator = (
   tokenId: string,
   secret: string,
 ) => Promise<{ serviceAccountId: string; scopes: string[] } | null>;
-
-export const NO_SERVICE_ACCOUNTS: ServiceAccountAuthenticator = async () => null;
 
 const SERVICE_TOKEN = /^fsa_([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/;
 

@@ -1,10 +1,8 @@
 import { jwtVerify, SignJWT } from 'jose';
 import type { Clock } from './tokens.ts';
+import { VerifiedTokens } from './verified-tokens.ts';
 
 export const API_ISSUER = 'towpath-api';
-
-/** Verified tokens remembered at most (oldest forgotten first). */
-const VERIFIED_CACHE_SIZE = 1024;
 
 export interface SessionClaims {
   userId: string;
@@ -12,27 +10,33 @@ export interface SessionClaims {
 }
 
 /**
+ * An HS256 key imported once: handing jose raw bytes makes it import a WebCrypto key on every
+ * signature and verification, which costs more than the HMAC itself.
+ */
+export function importHmacKey(secret: string): Promise<CryptoKey> {
+  return crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+}
+
+/**
  * User sessions (§5.2): HS256 JWTs under JWT_SECRET. The claims only say who and which session
  * version; role and email are read from the user row on every request.
  */
 export class SessionTokens {
-  // Imported once: handing jose raw bytes makes it import a WebCrypto key on every verification.
   readonly #key: Promise<CryptoKey>;
   readonly #lifetimeSeconds: number;
-  // Tokens already verified, so a browser's repeated requests skip the HMAC. Whether the session
-  // is still valid (user active, same session version) is checked against the database on every
-  // request regardless; this only remembers what the token string itself proved.
-  readonly #verified = new Map<string, { exp: number; claims: SessionClaims }>();
+  // A browser's repeated requests skip the HMAC. Whether the session is still valid (user active,
+  // same session version) is checked against the database on every request regardless.
+  readonly #verified = new VerifiedTokens<SessionClaims>();
   readonly #clock: Clock;
 
   constructor(secret: string, lifetimeSeconds: number, clock: Clock) {
-    this.#key = crypto.subtle.importKey(
-      'raw',
-      new TextEncoder().encode(secret),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign', 'verify'],
-    );
+    this.#key = importHmacKey(secret);
     this.#lifetimeSeconds = lifetimeSeconds;
     this.#clock = clock;
   }
@@ -52,14 +56,8 @@ export class SessionTokens {
   /** The claims of a valid token, or null for anything else (never throws). */
   async verify(token: string): Promise<SessionClaims | null> {
     const now = Math.floor(this.#clock() / 1000);
-    const known = this.#verified.get(token);
-    if (known) {
-      // The signature, algorithm, issuer and audience belong to the token string itself; only
-      // expiry depends on the time, checked as jose does (expired once exp <= now).
-      if (known.exp > now) return known.claims;
-      this.#verified.delete(token);
-      return null;
-    }
+    const known = this.#verified.get(token, now);
+    if (known) return known;
     try {
       const { payload } = await jwtVerify(token, await this.#key, {
         algorithms: ['HS256'],
@@ -69,22 +67,14 @@ export class SessionTokens {
         clockTolerance: 0,
         requiredClaims: ['exp', 'sub'],
       });
-      const { sub, sv, exp, nbf } = payload;
+      const { sub, sv } = payload;
       if (typeof sub !== 'string' || typeof sv !== 'number' || !Number.isInteger(sv) || sv < 0) return null;
       const claims = { userId: sub, sessionVersion: sv };
-      if (typeof exp === 'number' && nbf === undefined) this.#remember(token, exp, claims);
+      this.#verified.remember(token, payload, claims);
       return claims;
     } catch {
       // Bad signature, wrong algorithm (incl. `none`), issuer, audience or expiry: all simply rejected.
       return null;
     }
-  }
-
-  #remember(token: string, exp: number, claims: SessionClaims) {
-    if (this.#verified.size >= VERIFIED_CACHE_SIZE) {
-      const oldest = this.#verified.keys().next().value;
-      if (oldest !== undefined) this.#verified.delete(oldest);
-    }
-    this.#verified.set(token, { exp, claims });
   }
 }

@@ -1,11 +1,23 @@
 // The in-process change bus of §9: after a commit, services publish what changed; subscriptions (and
-// later the realtime gateway) re-read and re-check for each of their own subscribers.
+// the realtime gateway) re-read and re-check for each of their own subscribers.
 import type { RevocationReason } from '../db/repositories/dashboards.ts';
 
 export type Change =
   | { kind: 'dashboard'; dashboardId: string; change: string; reason?: RevocationReason; deleted?: boolean }
   /** Role, active state, password or deletion: sessions of that user may have ended. */
-  | { kind: 'user'; userId: string; change: 'role' | 'active' | 'password' | 'deleted' };
+  | { kind: 'user'; userId: string; change: 'role' | 'active' | 'password' | 'deleted' }
+  /**
+   * A credential or broker profile was changed or removed: streams using it must re-check (its
+   * secret, `allowPublicUse` or topic allowlist may no longer hold for them).
+   */
+  | {
+      kind: 'profile';
+      profileId: string;
+      profileType: 'credential' | 'broker';
+      change: 'updated' | 'deleted';
+    }
+  /** Scopes, active state or deletion: streams minted for `sa:<id>` must re-check. */
+  | { kind: 'serviceAccount'; serviceAccountId: string; change: 'updated' | 'deleted' };
 
 type Listener = (change: Change) => void;
 

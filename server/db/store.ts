@@ -6,6 +6,7 @@ import { LimiterRepository } from './repositories/limiter.ts';
 import { PasswordResetsRepository } from './repositories/password-resets.ts';
 import { PolicyRepository } from './repositories/policy.ts';
 import { BrokerProfilesRepository, CredentialProfilesRepository } from './repositories/profiles.ts';
+import { ServiceAccountsRepository } from './repositories/service-accounts.ts';
 import { UsersRepository } from './repositories/users.ts';
 
 /** The repositories over one connection, and the one way to group their writes atomically. */
@@ -19,6 +20,7 @@ export class Store {
   readonly dashboards: DashboardsRepository;
   readonly credentialProfiles: CredentialProfilesRepository;
   readonly brokerProfiles: BrokerProfilesRepository;
+  readonly serviceAccounts: ServiceAccountsRepository;
   readonly #database: Database;
 
   constructor(database: Database) {
@@ -29,10 +31,11 @@ export class Store {
     this.passwordResets = new PasswordResetsRepository(db);
     this.policy = new PolicyRepository(db);
     this.audit = new AuditRepository(db);
-    this.limiter = new LimiterRepository(db);
+    this.limiter = new LimiterRepository(db, database.sqlite);
     this.dashboards = new DashboardsRepository(db, database.sqlite);
     this.credentialProfiles = new CredentialProfilesRepository(db);
     this.brokerProfiles = new BrokerProfilesRepository(db);
+    this.serviceAccounts = new ServiceAccountsRepository(db);
   }
 
   /**

@@ -6,7 +6,7 @@ import { createBootstrapAdmin } from '../accounts/users.ts';
 import { AuditLog } from '../auth/audit-log.ts';
 import { LoginThrottle, RequestQuota } from '../auth/limiter.ts';
 import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
-import { NO_SERVICE_ACCOUNTS, type ServiceAccountAuthenticator } from '../auth/principal.ts';
+import type { ServiceAccountAuthenticator } from '../auth/principal.ts';
 import { SessionTokens } from '../auth/sessions.ts';
 import { SetupCode } from '../auth/setup-code.ts';
 import { type Clock, iso, TokenHasher } from '../auth/tokens.ts';
@@ -15,6 +15,9 @@ import { ChangeBus } from '../dashboards/bus.ts';
 import { DashboardService } from '../dashboards/service.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
+import { type GatewayChecks, gatewayChecks } from '../gateway/internal/checks.ts';
+import { pruneRevocationEvents } from '../gateway/internal/revocations.ts';
+import { internalGatewayRoutes } from '../gateway/internal/routes.ts';
 import { ClientAddresses } from '../http/client-address.ts';
 import type { Logger } from '../log.ts';
 import { BrokerProfileService } from '../profiles/brokers.ts';
@@ -22,6 +25,7 @@ import { CredentialProfileService } from '../profiles/credentials.ts';
 import { SecretSealer } from '../profiles/envelope.ts';
 import { SessionTokenService } from '../profiles/session-tokens.ts';
 import { loadSecrets, type Secrets } from '../secrets.ts';
+import { ServiceAccountService } from '../service-accounts/service.ts';
 import type { ApiServices } from './context.ts';
 import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
 import { createGraphqlStream } from './stream.ts';
@@ -46,9 +50,11 @@ export interface DashboardApi {
   services: ApiServices;
   secrets: Secrets;
   database: Database;
-  /** Removes expired limiter rows and dead reset tokens; runs at start and then hourly. */
+  /** §13's introspection, revocation feed and realtime limiter, for the in-process gateway. */
+  gatewayChecks: GatewayChecks;
+  /** Removes expired limiter rows, dead reset tokens and old revocation events; at start, then hourly. */
   prune(): void;
-  /** Registers `/graphql` and `/health` on a fastify instance (the LAN door). */
+  /** Registers `/graphql`, `/health` and `/internal/gateway/*` on a fastify instance (the LAN door). */
   register(app: FastifyInstance): Promise<void>;
   close(): void;
 }
@@ -103,8 +109,9 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
         audit,
         sealer: new SecretSealer(secrets.CREDENTIAL_ENCRYPTION_KEY),
         logger,
+        bus,
       }),
-      brokerProfiles: new BrokerProfileService({ store, clock, audit }),
+      brokerProfiles: new BrokerProfileService({ store, clock, audit, bus }),
       sessionTokens: new SessionTokenService({
         store,
         clock,
@@ -114,6 +121,7 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
         gatewaySecret: secrets.JWT_GATEWAY_SECRET,
         metrics,
       }),
+      serviceAccounts: new ServiceAccountService({ store, clock, audit, tokens, bus }),
       gatewayMetrics: gatewayMetricsFromUrl(
         config.gateway.runtimeMetricsUrl,
         secrets.GATEWAY_SERVICE_TOKEN,
@@ -128,6 +136,7 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       try {
         store.limiter.pruneExpired(iso(clock()));
         store.passwordResets.pruneDead(iso(clock()));
+        pruneRevocationEvents({ store, clock, retentionSeconds: config.revokeEventRetentionSeconds });
       } catch (error) {
         logger.warn({ err: error }, 'pruning expired limiter rows and reset tokens failed');
       }
@@ -135,15 +144,24 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     prune();
     const timer = setInterval(prune, PRUNE_INTERVAL_MS);
     timer.unref();
-    const yoga = createGraphqlServer(services, options.serviceAccounts ?? NO_SERVICE_ACCOUNTS);
+    const authenticateServiceAccount: ServiceAccountAuthenticator =
+      options.serviceAccounts ?? (async (id, secret) => services.serviceAccounts.authenticate(id, secret));
+    const yoga = createGraphqlServer(services, authenticateServiceAccount);
     const stream = createGraphqlStream(yoga);
+    const checks = gatewayChecks(services, secrets.JWT_GATEWAY_SECRET);
     return {
       services,
       secrets,
       database,
+      gatewayChecks: checks,
       prune,
       register: async (app) => {
         await app.register(graphqlRoutes(yoga, services, stream));
+        await app.register(internalGatewayRoutes, {
+          services,
+          checks,
+          serviceToken: secrets.GATEWAY_SERVICE_TOKEN,
+        });
       },
       close: () => {
         clearInterval(timer);

@@ -50,6 +50,8 @@ export const AUTHORIZATION: Record<'Query' | 'Mutation' | 'Subscription', Record
     dashboardRevisions: USER,
     credentialProfiles: EDITOR,
     brokerProfiles: EDITOR,
+    adminServiceAccounts: ADMIN,
+    adminServiceAccountTokens: ADMIN,
   },
   Mutation: {
     registerUser: PUBLIC,
@@ -83,6 +85,12 @@ export const AUTHORIZATION: Record<'Query' | 'Mutation' | 'Subscription', Record
     adminCreateBrokerProfile: ADMIN,
     adminUpdateBrokerProfile: ADMIN,
     adminDeleteBrokerProfile: ADMIN,
+    adminCreateServiceAccount: ADMIN,
+    adminUpdateServiceAccount: ADMIN,
+    adminDeleteServiceAccount: ADMIN,
+    adminIssueServiceAccountToken: ADMIN,
+    adminRotateServiceAccountToken: ADMIN,
+    adminRevokeServiceAccountToken: ADMIN,
   },
   Subscription: {
     dashboard: USER,

@@ -16,6 +16,7 @@ import type { Logger } from '../log.ts';
 import type { BrokerProfileService } from '../profiles/brokers.ts';
 import type { CredentialProfileService } from '../profiles/credentials.ts';
 import type { SessionTokenService } from '../profiles/session-tokens.ts';
+import type { ServiceAccountService } from '../service-accounts/service.ts';
 import { ADMIN_ROLE_REQUIRED, forbidden, unauthenticated } from './errors.ts';
 import type { GatewayMetricsSource, RuntimeMetrics } from './metrics.ts';
 
@@ -40,6 +41,8 @@ export interface ApiServices {
   brokerProfiles: BrokerProfileService;
   /** Datasource session tokens for the gateway (§11). */
   sessionTokens: SessionTokenService;
+  /** Service accounts and their `fsa_` tokens (§12). */
+  serviceAccounts: ServiceAccountService;
   /** Changes after commit, for subscriptions (§9) and later the realtime gateway. */
   bus: ChangeBus;
   /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */

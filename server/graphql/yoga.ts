@@ -21,6 +21,7 @@ import * as metrics from './modules/metrics.ts';
 import * as passwordResets from './modules/password-resets.ts';
 import * as policy from './modules/policy.ts';
 import * as profiles from './modules/profiles.ts';
+import * as serviceAccounts from './modules/service-accounts.ts';
 import * as users from './modules/users.ts';
 
 /** The X-Forwarded-For mismatch warning is logged at most this often. */
@@ -28,8 +29,19 @@ import * as users from './modules/users.ts';
 /** Largest GraphQL request body (§4), counted as bytes arrive. */
 export const GRAPHQL_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
-// Schema-first, one module per area; later issues add dashboards, profiles and service accounts here.
-export const MODULES = [core, policy, users, invites, passwordResets, audit, metrics, dashboards, profiles];
+// Schema-first, one module per area.
+export const MODULES = [
+  core,
+  policy,
+  users,
+  invites,
+  passwordResets,
+  audit,
+  metrics,
+  dashboards,
+  profiles,
+  serviceAccounts,
+];
 
 interface ServerContext {
   req: FastifyRequest;

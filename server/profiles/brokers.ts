@@ -2,6 +2,7 @@
 // optional BASIC credential profile and a topic allowlist.
 import type { AuditLog } from '../auth/audit-log.ts';
 import { type Clock, iso, newEntityId } from '../auth/tokens.ts';
+import type { ChangeBus } from '../dashboards/bus.ts';
 import type { BrokerProfileRow } from '../db/repositories/profiles.ts';
 import type { Store } from '../db/store.ts';
 import { ServiceError } from '../errors.ts';
@@ -91,6 +92,8 @@ export interface BrokerProfileDeps {
   store: Store;
   clock: Clock;
   audit: AuditLog;
+  /** Told after commit of each update and delete, so live streams using the profile re-check. */
+  bus: ChangeBus;
 }
 
 export class BrokerProfileService {
@@ -182,6 +185,7 @@ export class BrokerProfileService {
       return { next, fields };
     });
     this.#record(actorUserId, 'broker_profile.updated', result.next, result.fields);
+    this.#deps.bus.publish({ kind: 'profile', profileId: id, profileType: 'broker', change: 'updated' });
     return this.view(result.next);
   }
 
@@ -195,6 +199,7 @@ export class BrokerProfileService {
       return current;
     });
     this.#record(actorUserId, 'broker_profile.deleted', row);
+    this.#deps.bus.publish({ kind: 'profile', profileId: id, profileType: 'broker', change: 'deleted' });
     return this.view(row);
   }
 

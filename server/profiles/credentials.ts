@@ -3,6 +3,7 @@
 // (for introspection); views carry its shape, never its values.
 import type { AuditLog } from '../auth/audit-log.ts';
 import { type Clock, iso, newEntityId } from '../auth/tokens.ts';
+import type { ChangeBus } from '../dashboards/bus.ts';
 import type { CredentialProfileRow } from '../db/repositories/profiles.ts';
 import type { Store } from '../db/store.ts';
 import { ServiceError } from '../errors.ts';
@@ -86,6 +87,8 @@ export interface CredentialProfileDeps {
   store: Store;
   clock: Clock;
   audit: AuditLog;
+  /** Told after commit of each update and delete, so live streams using the profile re-check. */
+  bus: ChangeBus;
   sealer: SecretSealer;
   logger: Logger;
 }
@@ -180,19 +183,26 @@ export class CredentialProfileService {
       return { next, fields };
     });
     this.#record(actorUserId, 'credential_profile.updated', row.next, row.fields);
+    this.#deps.bus.publish({ kind: 'profile', profileId: id, profileType: 'credential', change: 'updated' });
     return this.view(row.next);
   }
 
   /** Brokers that used it lose their credential (FK SET NULL); datasources keep the dangling id. */
   delete(actorUserId: string, id: string) {
     const { store } = this.#deps;
-    const row = store.transaction(() => {
+    const { row, brokerIds } = store.transaction(() => {
       const current = store.credentialProfiles.byId(id);
       if (!current) throw new ServiceError('NOT_FOUND', CREDENTIAL_PROFILE_NOT_FOUND);
+      // The brokers that used it lose their login with it (FK SET NULL): their streams re-check too.
+      const brokers = store.brokerProfiles.list().filter((broker) => broker.credentialProfileId === id);
       store.credentialProfiles.delete(id);
-      return current;
+      return { row: current, brokerIds: brokers.map((broker) => broker.id) };
     });
     this.#record(actorUserId, 'credential_profile.deleted', row);
+    const { bus } = this.#deps;
+    bus.publish({ kind: 'profile', profileId: id, profileType: 'credential', change: 'deleted' });
+    for (const brokerId of brokerIds)
+      bus.publish({ kind: 'profile', profileId: brokerId, profileType: 'broker', change: 'updated' });
     return this.view(row);
   }
 

@@ -5,7 +5,8 @@ import { SignJWT } from 'jose';
 import type { AuditLog } from '../auth/audit-log.ts';
 import { LimiterUnavailable } from '../auth/limiter.ts';
 import type { Principal } from '../auth/principal.ts';
-import { consumeFixedWindow } from '../auth/rate-limit.ts';
+import { consumeFixedWindows } from '../auth/rate-limit.ts';
+import { importHmacKey } from '../auth/sessions.ts';
 import { type Clock, constantTimeEqual, iso, type TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { canonicalJson, datasourceDetail } from '../dashboards/document.ts';
@@ -95,11 +96,11 @@ export interface MintDeps {
 
 export class SessionTokenService {
   readonly #deps: MintDeps;
-  readonly #key: Uint8Array;
+  readonly #key: Promise<CryptoKey>;
 
   constructor(deps: MintDeps) {
     this.#deps = deps;
-    this.#key = new TextEncoder().encode(deps.gatewaySecret);
+    this.#key = importHmacKey(deps.gatewaySecret);
   }
 
   async mint(request: MintRequest): Promise<{ token: string; expiresAt: string }> {
@@ -141,7 +142,7 @@ export class SessionTokenService {
         return deny('SHARE_TOKEN_INVALID');
       dashboard = row;
     } else {
-      if (!row || row.visibility !== 'public') return deny('DASHBOARD_NOT_FOUND');
+      if (row?.visibility !== 'public') return deny('DASHBOARD_NOT_FOUND');
       dashboard = row;
     }
     const entry = (dashboard.datasources as Datasource[]).find((d) => d.id === request.datasourceId);
@@ -207,7 +208,7 @@ export class SessionTokenService {
       .setJti(randomBytes(16).toString('hex'))
       .setIssuedAt(iat)
       .setExpirationTime(exp)
-      .sign(this.#key);
+      .sign(await this.#key);
     return { token, expiresAt: iso(exp * 1000) };
   }
 
@@ -232,23 +233,28 @@ export class SessionTokenService {
       keys.push(['share_token', `share:${shareToken}`, config.mintShareTokenPerMinute]);
     const actor = caller.kind === 'user' ? caller.user.id : null;
     const serviceMeta = caller.kind === 'service' ? { serviceAccountId: caller.serviceAccountId } : {};
+    let results: ReturnType<typeof consumeFixedWindows>;
+    try {
+      // One transaction for all keys: one commit per mint.
+      results = consumeFixedWindows(
+        store,
+        clock,
+        keys.map(([, key, limit]) => ({ keyHash: tokens.hash('limiter', `mint:${key}`), limit })),
+      );
+    } catch (error) {
+      if (!(error instanceof LimiterUnavailable)) throw error;
+      audit.record({
+        actorUserId: actor,
+        action: 'datasource.session_token.limiter_unavailable',
+        targetType: 'limiter',
+        targetId: null,
+        metadata: { flow, ...serviceMeta },
+      });
+      throw new ServiceError('SERVICE_UNAVAILABLE', 'Security limiter unavailable');
+    }
     let longest = 0;
-    for (const [limiter, key, limit] of keys) {
-      let result: ReturnType<typeof consumeFixedWindow>;
-      try {
-        result = consumeFixedWindow(store, clock, tokens.hash('limiter', `mint:${key}`), limit);
-      } catch (error) {
-        if (!(error instanceof LimiterUnavailable)) throw error;
-        audit.record({
-          actorUserId: actor,
-          action: 'datasource.session_token.limiter_unavailable',
-          targetType: 'limiter',
-          targetId: null,
-          metadata: { flow, ...serviceMeta },
-        });
-        throw new ServiceError('SERVICE_UNAVAILABLE', 'Security limiter unavailable');
-      }
-      if (result.allowed) continue;
+    results.forEach((result, i) => {
+      if (result.allowed) return;
       longest = Math.max(longest, result.retryAfterMs);
       if (result.firstRefusal)
         audit.record({
@@ -256,9 +262,9 @@ export class SessionTokenService {
           action: 'datasource.session_token.rate_limited',
           targetType: 'limiter',
           targetId: null,
-          metadata: { flow, limiter, ...serviceMeta },
+          metadata: { flow, limiter: keys[i]?.[0], ...serviceMeta },
         });
-    }
+    });
     if (longest > 0) {
       const seconds = Math.max(1, Math.ceil(longest / 1000));
       throw new ServiceError(

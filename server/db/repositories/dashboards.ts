@@ -1,5 +1,5 @@
 import type { Database as Sqlite, Statement } from 'better-sqlite3';
-import { and, asc, count, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lt, lte, max, sql } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import {
   brokerProfiles,
@@ -275,6 +275,36 @@ export class DashboardsRepository {
       .where(eq(shareTokenRevocationEvents.dashboardId, dashboardId))
       .orderBy(asc(shareTokenRevocationEvents.id))
       .all();
+  }
+
+  /** The feed of §13.3: events after `afterId` created at or after `sinceIso`, ascending, at most `limit`. */
+  revocationEventsAfter(afterId: number, sinceIso: string, limit: number): RevocationEventRow[] {
+    return this.#db
+      .select()
+      .from(shareTokenRevocationEvents)
+      .where(
+        and(gt(shareTokenRevocationEvents.id, afterId), gte(shareTokenRevocationEvents.createdAt, sinceIso)),
+      )
+      .orderBy(asc(shareTokenRevocationEvents.id))
+      .limit(limit)
+      .all();
+  }
+
+  /** The highest event id ever written (0 when there is none). */
+  lastRevocationEventId(): number {
+    const row = this.#db
+      .select({ last: max(shareTokenRevocationEvents.id) })
+      .from(shareTokenRevocationEvents)
+      .get();
+    return row?.last ?? 0;
+  }
+
+  /** Retention (§13.3): drops events created before `beforeIso`; returns how many. */
+  pruneRevocationEvents(beforeIso: string): number {
+    return this.#db
+      .delete(shareTokenRevocationEvents)
+      .where(lt(shareTokenRevocationEvents.createdAt, beforeIso))
+      .run().changes;
   }
 
   // ---- document history ----

@@ -3,6 +3,7 @@
 // session token against the current state and answers the intent with credentials applied.
 import { jwtVerify } from 'jose';
 import type { Clock } from '../../auth/tokens.ts';
+import type { VerifiedTokens } from '../../auth/verified-tokens.ts';
 import type { DashboardRow } from '../../db/repositories/dashboards.ts';
 import type { Store } from '../../db/store.ts';
 import type { CredentialProfileService } from '../../profiles/credentials.ts';
@@ -21,10 +22,13 @@ export type IntrospectionAnswer =
 export interface IntrospectionDeps {
   store: Store;
   clock: Clock;
-  gatewaySecret: string;
+  /** `JWT_GATEWAY_SECRET`, imported once (`importHmacKey`). */
+  gatewayKey: Promise<CryptoKey>;
   credentialProfiles: CredentialProfileService;
-  /** Whether a service account exists and is active (the service-accounts issue owns the table). */
+  /** Whether a service account exists and is active (server/service-accounts). */
   serviceAccountActive: (id: string) => boolean;
+  /** Tokens whose signature was already checked: a gateway re-introspects the same ones. */
+  verified?: VerifiedTokens<Record<string, unknown>>;
 }
 
 const refuse = (status: 401 | 403 | 404, error: string): IntrospectionAnswer => ({ status, body: { error } });
@@ -43,23 +47,37 @@ function withHeader(headers: Record<string, unknown>, name: string, value: strin
   return { ...Object.fromEntries(kept), [name]: value };
 }
 
+/** The claims of a gateway token signed with `JWT_GATEWAY_SECRET`, or null. */
+async function verifiedClaims(
+  deps: IntrospectionDeps,
+  token: string,
+): Promise<Record<string, unknown> | null> {
+  const known = deps.verified?.get(token, Math.floor(deps.clock() / 1000));
+  if (known) return known;
+  try {
+    const { payload } = await jwtVerify(token, await deps.gatewayKey, {
+      algorithms: ['HS256'],
+      issuer: 'towpath-api',
+      audience: 'towpath-gateway',
+      currentDate: new Date(deps.clock()),
+      clockTolerance: 0,
+      requiredClaims: ['exp'],
+    });
+    const claims = payload as Record<string, unknown>;
+    deps.verified?.remember(token, payload, claims);
+    return claims;
+  } catch {
+    return null;
+  }
+}
+
 export async function introspectDatasource(
   deps: IntrospectionDeps,
   request: IntrospectionRequest,
 ): Promise<IntrospectionAnswer> {
   const { store } = deps;
-  let claims: Record<string, unknown>;
-  try {
-    const verified = await jwtVerify(request.sessionToken, new TextEncoder().encode(deps.gatewaySecret), {
-      algorithms: ['HS256'],
-      issuer: 'towpath-api',
-      audience: 'towpath-gateway',
-      currentDate: new Date(deps.clock()),
-    });
-    claims = verified.payload as Record<string, unknown>;
-  } catch {
-    return refuse(401, 'Invalid session token');
-  }
+  const claims = await verifiedClaims(deps, request.sessionToken);
+  if (!claims) return refuse(401, 'Invalid session token');
   const dashboardId = String(claims.dashboardId);
   const datasourceId = String(claims.datasourceId);
   if (

@@ -123,6 +123,13 @@ export type CreateDashboardInput = {
   width?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type CreateServiceAccountInput = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  scopes: Array<ServiceAccountScope>;
+};
+
 /** How a datasource authenticates upstream. The secret itself is write-only. */
 export type CredentialProfile = {
   __typename?: 'CredentialProfile';
@@ -276,6 +283,21 @@ export type InviteToken = {
   token: Scalars['String']['output'];
 };
 
+export type IssueServiceAccountTokenInput = {
+  /** Omitted: never expires; else clamped to 1–8760. */
+  expiresInHours?: InputMaybe<Scalars['Int']['input']>;
+  label?: InputMaybe<Scalars['String']['input']>;
+  /** A non-empty subset of the account's scopes; all of them when omitted. */
+  scopes?: InputMaybe<Array<ServiceAccountScope>>;
+};
+
+export type IssuedServiceAccountToken = {
+  __typename?: 'IssuedServiceAccountToken';
+  /** The full token, shown only here: it is stored as a hash. */
+  token: Scalars['String']['output'];
+  tokenRecord: ServiceAccountToken;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   acceptInvite?: Maybe<Token>;
@@ -283,17 +305,26 @@ export type Mutation = {
   adminCreateCredentialProfile: CredentialProfile;
   /** Admin only. expiresInHours defaults to 72 and is clamped to 1–336. */
   adminCreateInvite: InviteToken;
+  adminCreateServiceAccount: ServiceAccount;
   adminCreateUser: User;
   /** Returns the deleted profile. */
   adminDeleteBrokerProfile: BrokerProfile;
   /** Returns the deleted profile. */
   adminDeleteCredentialProfile: CredentialProfile;
+  /** Removes the account and its tokens; returns it with tokenCount 0. */
+  adminDeleteServiceAccount: ServiceAccount;
   adminDeleteUser: User;
   /** Admin only. expiresInHours defaults to 24 and is clamped to 1–336. */
   adminIssuePasswordReset: PasswordResetToken;
+  adminIssueServiceAccountToken: IssuedServiceAccountToken;
   adminRevokeInvite: Scalars['Boolean']['output'];
+  /** True if this call revoked it, false if it already was. */
+  adminRevokeServiceAccountToken: Scalars['Boolean']['output'];
+  /** Revokes the token and issues one with the same label and scopes; lifetime expiresInHours, else the old one's. */
+  adminRotateServiceAccountToken: IssuedServiceAccountToken;
   adminUpdateBrokerProfile: BrokerProfile;
   adminUpdateCredentialProfile: CredentialProfile;
+  adminUpdateServiceAccount: ServiceAccount;
   adminUpdateUser: User;
   authUser?: Maybe<Token>;
   createDashboard: Dashboard;
@@ -341,6 +372,11 @@ export type MutationAdminCreateInviteArgs = {
 };
 
 
+export type MutationAdminCreateServiceAccountArgs = {
+  input: CreateServiceAccountInput;
+};
+
+
 export type MutationAdminCreateUserArgs = {
   active?: InputMaybe<Scalars['Boolean']['input']>;
   email: Scalars['String']['input'];
@@ -359,6 +395,11 @@ export type MutationAdminDeleteCredentialProfileArgs = {
 };
 
 
+export type MutationAdminDeleteServiceAccountArgs = {
+  _id: Scalars['ID']['input'];
+};
+
+
 export type MutationAdminDeleteUserArgs = {
   _id: Scalars['ID']['input'];
 };
@@ -370,8 +411,25 @@ export type MutationAdminIssuePasswordResetArgs = {
 };
 
 
+export type MutationAdminIssueServiceAccountTokenArgs = {
+  input?: InputMaybe<IssueServiceAccountTokenInput>;
+  serviceAccountId: Scalars['ID']['input'];
+};
+
+
 export type MutationAdminRevokeInviteArgs = {
   _id: Scalars['ID']['input'];
+};
+
+
+export type MutationAdminRevokeServiceAccountTokenArgs = {
+  _id: Scalars['ID']['input'];
+};
+
+
+export type MutationAdminRotateServiceAccountTokenArgs = {
+  _id: Scalars['ID']['input'];
+  expiresInHours?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -384,6 +442,12 @@ export type MutationAdminUpdateBrokerProfileArgs = {
 export type MutationAdminUpdateCredentialProfileArgs = {
   _id: Scalars['ID']['input'];
   input: UpdateCredentialProfileInput;
+};
+
+
+export type MutationAdminUpdateServiceAccountArgs = {
+  _id: Scalars['ID']['input'];
+  input: UpdateServiceAccountInput;
 };
 
 
@@ -503,6 +567,10 @@ export type Query = {
   adminDatasourceDiagnostics: DatasourceDiagnostics;
   /** Admins, or service accounts with OPS_READ. */
   adminRuntimeMetrics: AdminRuntimeMetrics;
+  /** All tokens of the account, newest first. */
+  adminServiceAccountTokens: Array<ServiceAccountToken>;
+  /** Ordered by name. */
+  adminServiceAccounts: Array<ServiceAccount>;
   /** Admin only. */
   authPolicy: AuthPolicy;
   /** Editors and admins; ordered by name, only of protocol when given. */
@@ -534,6 +602,11 @@ export type QueryAdminAuditEventsArgs = {
 };
 
 
+export type QueryAdminServiceAccountTokensArgs = {
+  serviceAccountId: Scalars['ID']['input'];
+};
+
+
 export type QueryBrokerProfilesArgs = {
   protocol?: InputMaybe<BrokerProtocol>;
 };
@@ -562,6 +635,44 @@ export type RegistrationMode =
   | 'DISABLED'
   | 'INVITE'
   | 'OPEN';
+
+/** A machine caller authenticated by fsa_ tokens. */
+export type ServiceAccount = {
+  __typename?: 'ServiceAccount';
+  _id: Scalars['ID']['output'];
+  active: Scalars['Boolean']['output'];
+  createdAt: Scalars['String']['output'];
+  description: Scalars['String']['output'];
+  lastUsedAt?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  scopes: Array<ServiceAccountScope>;
+  /** Tokens neither revoked nor expired. */
+  tokenCount: Scalars['Int']['output'];
+  updatedAt: Scalars['String']['output'];
+};
+
+export type ServiceAccountScope =
+  /** adminDatasourceDiagnostics. */
+  | 'DATASOURCE_DIAGNOSTICS_READ'
+  /** mintDatasourceSessionToken (public flow, subject sa:<id>). */
+  | 'DATASOURCE_MINT'
+  /** adminRuntimeMetrics. */
+  | 'OPS_READ';
+
+export type ServiceAccountToken = {
+  __typename?: 'ServiceAccountToken';
+  _id: Scalars['ID']['output'];
+  createdAt: Scalars['String']['output'];
+  expiresAt?: Maybe<Scalars['String']['output']>;
+  label?: Maybe<Scalars['String']['output']>;
+  lastUsedAt?: Maybe<Scalars['String']['output']>;
+  revokedAt?: Maybe<Scalars['String']['output']>;
+  /** What the token may do, as far as its account still holds it. */
+  scopes: Array<ServiceAccountScope>;
+  serviceAccountId: Scalars['ID']['output'];
+  /** fsa_<id>.<first 8 characters of the secret>... */
+  tokenPreview: Scalars['String']['output'];
+};
 
 export type Subscription = {
   __typename?: 'Subscription';
@@ -614,6 +725,14 @@ export type UpdateDashboardInput = {
   version?: InputMaybe<Scalars['String']['input']>;
   visibility?: InputMaybe<DashboardVisibility>;
   width?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Omitted fields stay unchanged. */
+export type UpdateServiceAccountInput = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  scopes?: InputMaybe<Array<ServiceAccountScope>>;
 };
 
 /** An account. Role and active state are authoritative here, never in a token. */
@@ -717,6 +836,7 @@ export type ResolversTypes = {
   CreateBrokerProfileInput: CreateBrokerProfileInput;
   CreateCredentialProfileInput: CreateCredentialProfileInput;
   CreateDashboardInput: CreateDashboardInput;
+  CreateServiceAccountInput: CreateServiceAccountInput;
   CredentialProfile: ResolverTypeWrapper<CredentialProfile>;
   CredentialProfileType: CredentialProfileType;
   Dashboard: ResolverTypeWrapper<Dashboard>;
@@ -735,17 +855,23 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Invite: ResolverTypeWrapper<Invite>;
   InviteToken: ResolverTypeWrapper<InviteToken>;
+  IssueServiceAccountTokenInput: IssueServiceAccountTokenInput;
+  IssuedServiceAccountToken: ResolverTypeWrapper<IssuedServiceAccountToken>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Object: ResolverTypeWrapper<Scalars['Object']['output']>;
   PasswordResetToken: ResolverTypeWrapper<PasswordResetToken>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RegistrationMode: RegistrationMode;
+  ServiceAccount: ResolverTypeWrapper<ServiceAccount>;
+  ServiceAccountScope: ServiceAccountScope;
+  ServiceAccountToken: ResolverTypeWrapper<ServiceAccountToken>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Token: ResolverTypeWrapper<Token>;
   UpdateBrokerProfileInput: UpdateBrokerProfileInput;
   UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
+  UpdateServiceAccountInput: UpdateServiceAccountInput;
   User: ResolverTypeWrapper<User>;
   UserRole: UserRole;
 };
@@ -761,6 +887,7 @@ export type ResolversParentTypes = {
   CreateBrokerProfileInput: CreateBrokerProfileInput;
   CreateCredentialProfileInput: CreateCredentialProfileInput;
   CreateDashboardInput: CreateDashboardInput;
+  CreateServiceAccountInput: CreateServiceAccountInput;
   CredentialProfile: CredentialProfile;
   Dashboard: Dashboard;
   DashboardAclEntry: DashboardAclEntry;
@@ -775,16 +902,21 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   Invite: Invite;
   InviteToken: InviteToken;
+  IssueServiceAccountTokenInput: IssueServiceAccountTokenInput;
+  IssuedServiceAccountToken: IssuedServiceAccountToken;
   Mutation: Record<PropertyKey, never>;
   Object: Scalars['Object']['output'];
   PasswordResetToken: PasswordResetToken;
   Query: Record<PropertyKey, never>;
+  ServiceAccount: ServiceAccount;
+  ServiceAccountToken: ServiceAccountToken;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Token: Token;
   UpdateBrokerProfileInput: UpdateBrokerProfileInput;
   UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
+  UpdateServiceAccountInput: UpdateServiceAccountInput;
   User: User;
 };
 
@@ -954,19 +1086,30 @@ export type InviteTokenResolvers<ContextType = RequestContext, ParentType extend
   token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type IssuedServiceAccountTokenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['IssuedServiceAccountToken'] = ResolversParentTypes['IssuedServiceAccountToken']> = {
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tokenRecord?: Resolver<ResolversTypes['ServiceAccountToken'], ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   acceptInvite?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAcceptInviteArgs, 'password' | 'token'>>;
   adminCreateBrokerProfile?: Resolver<ResolversTypes['BrokerProfile'], ParentType, ContextType, RequireFields<MutationAdminCreateBrokerProfileArgs, 'input'>>;
   adminCreateCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminCreateCredentialProfileArgs, 'input'>>;
   adminCreateInvite?: Resolver<ResolversTypes['InviteToken'], ParentType, ContextType, RequireFields<MutationAdminCreateInviteArgs, 'email' | 'role'>>;
+  adminCreateServiceAccount?: Resolver<ResolversTypes['ServiceAccount'], ParentType, ContextType, RequireFields<MutationAdminCreateServiceAccountArgs, 'input'>>;
   adminCreateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminCreateUserArgs, 'email' | 'password' | 'role'>>;
   adminDeleteBrokerProfile?: Resolver<ResolversTypes['BrokerProfile'], ParentType, ContextType, RequireFields<MutationAdminDeleteBrokerProfileArgs, '_id'>>;
   adminDeleteCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminDeleteCredentialProfileArgs, '_id'>>;
+  adminDeleteServiceAccount?: Resolver<ResolversTypes['ServiceAccount'], ParentType, ContextType, RequireFields<MutationAdminDeleteServiceAccountArgs, '_id'>>;
   adminDeleteUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminDeleteUserArgs, '_id'>>;
   adminIssuePasswordReset?: Resolver<ResolversTypes['PasswordResetToken'], ParentType, ContextType, RequireFields<MutationAdminIssuePasswordResetArgs, '_id'>>;
+  adminIssueServiceAccountToken?: Resolver<ResolversTypes['IssuedServiceAccountToken'], ParentType, ContextType, RequireFields<MutationAdminIssueServiceAccountTokenArgs, 'serviceAccountId'>>;
   adminRevokeInvite?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationAdminRevokeInviteArgs, '_id'>>;
+  adminRevokeServiceAccountToken?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationAdminRevokeServiceAccountTokenArgs, '_id'>>;
+  adminRotateServiceAccountToken?: Resolver<ResolversTypes['IssuedServiceAccountToken'], ParentType, ContextType, RequireFields<MutationAdminRotateServiceAccountTokenArgs, '_id'>>;
   adminUpdateBrokerProfile?: Resolver<ResolversTypes['BrokerProfile'], ParentType, ContextType, RequireFields<MutationAdminUpdateBrokerProfileArgs, '_id' | 'input'>>;
   adminUpdateCredentialProfile?: Resolver<ResolversTypes['CredentialProfile'], ParentType, ContextType, RequireFields<MutationAdminUpdateCredentialProfileArgs, '_id' | 'input'>>;
+  adminUpdateServiceAccount?: Resolver<ResolversTypes['ServiceAccount'], ParentType, ContextType, RequireFields<MutationAdminUpdateServiceAccountArgs, '_id' | 'input'>>;
   adminUpdateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminUpdateUserArgs, '_id'>>;
   authUser?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAuthUserArgs, 'email' | 'password'>>;
   createDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationCreateDashboardArgs, 'input'>>;
@@ -1000,6 +1143,8 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   adminAuditEvents?: Resolver<Array<ResolversTypes['AuditEvent']>, ParentType, ContextType, Partial<QueryAdminAuditEventsArgs>>;
   adminDatasourceDiagnostics?: Resolver<ResolversTypes['DatasourceDiagnostics'], ParentType, ContextType>;
   adminRuntimeMetrics?: Resolver<ResolversTypes['AdminRuntimeMetrics'], ParentType, ContextType>;
+  adminServiceAccountTokens?: Resolver<Array<ResolversTypes['ServiceAccountToken']>, ParentType, ContextType, RequireFields<QueryAdminServiceAccountTokensArgs, 'serviceAccountId'>>;
+  adminServiceAccounts?: Resolver<Array<ResolversTypes['ServiceAccount']>, ParentType, ContextType>;
   authPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType>;
   brokerProfiles?: Resolver<Array<ResolversTypes['BrokerProfile']>, ParentType, ContextType, Partial<QueryBrokerProfilesArgs>>;
   credentialProfiles?: Resolver<Array<ResolversTypes['CredentialProfile']>, ParentType, ContextType>;
@@ -1012,6 +1157,30 @@ export type QueryResolvers<ContextType = RequestContext, ParentType extends Reso
   listPendingInvites?: Resolver<Array<Maybe<ResolversTypes['Invite']>>, ParentType, ContextType>;
   me?: Resolver<Maybe<ResolversTypes['User']>, ParentType, ContextType>;
   publicAuthPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType>;
+};
+
+export type ServiceAccountResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ServiceAccount'] = ResolversParentTypes['ServiceAccount']> = {
+  _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  scopes?: Resolver<Array<ResolversTypes['ServiceAccountScope']>, ParentType, ContextType>;
+  tokenCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ServiceAccountTokenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ServiceAccountToken'] = ResolversParentTypes['ServiceAccountToken']> = {
+  _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  revokedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  scopes?: Resolver<Array<ResolversTypes['ServiceAccountScope']>, ParentType, ContextType>;
+  serviceAccountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  tokenPreview?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type SubscriptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -1048,10 +1217,13 @@ export type Resolvers<ContextType = RequestContext> = {
   GatewayRuntimeMetrics?: GatewayRuntimeMetricsResolvers<ContextType>;
   Invite?: InviteResolvers<ContextType>;
   InviteToken?: InviteTokenResolvers<ContextType>;
+  IssuedServiceAccountToken?: IssuedServiceAccountTokenResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Object?: GraphQLScalarType;
   PasswordResetToken?: PasswordResetTokenResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  ServiceAccount?: ServiceAccountResolvers<ContextType>;
+  ServiceAccountToken?: ServiceAccountTokenResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Token?: TokenResolvers<ContextType>;
   User?: UserResolvers<ContextType>;

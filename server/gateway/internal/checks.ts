@@ -1,0 +1,39 @@
+// The three gateway checks of dashboard spec §13 bound to one workstation's state. The embedded
+// realtime gateway calls these directly (no service token, no per-IP limiter); the
+// `/internal/gateway/*` door (routes.ts) puts those two in front of the same calls.
+import { importHmacKey } from '../../auth/sessions.ts';
+import { VerifiedTokens } from '../../auth/verified-tokens.ts';
+import type { ApiServices } from '../../graphql/context.ts';
+import { type IntrospectionRequest, introspectDatasource } from './introspect.ts';
+import { type ConsumeRequest, consumeRealtimeLimit } from './rate-limit.ts';
+import { type RevocationFeedRequest, readRevocationFeed } from './revocations.ts';
+
+export interface GatewayChecks {
+  introspect(request: IntrospectionRequest): ReturnType<typeof introspectDatasource>;
+  revokedTokens(request: RevocationFeedRequest): ReturnType<typeof readRevocationFeed>;
+  consumeRateLimit(request: ConsumeRequest): ReturnType<typeof consumeRealtimeLimit>;
+}
+
+export function gatewayChecks(services: ApiServices, gatewaySecret: string): GatewayChecks {
+  const { store, clock, config, credentialProfiles, tokens, audit } = services;
+  const introspection = {
+    store,
+    clock,
+    gatewayKey: importHmacKey(gatewaySecret),
+    credentialProfiles,
+    serviceAccountActive: (id: string) => services.serviceAccounts.isActive(id),
+    verified: new VerifiedTokens<Record<string, unknown>>(),
+  };
+  const feed = {
+    store,
+    clock,
+    retentionSeconds: config.revokeEventRetentionSeconds,
+    maxBatch: config.gateway.revokedTokensMaxBatch,
+  };
+  const limiter = { store, clock, tokens, audit };
+  return {
+    introspect: (request) => introspectDatasource(introspection, request),
+    revokedTokens: (request) => readRevocationFeed(feed, request),
+    consumeRateLimit: (request) => consumeRealtimeLimit(limiter, request),
+  };
+}
