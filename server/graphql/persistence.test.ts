@@ -106,5 +106,5 @@ describe('persistence', () => {
     } finally {
       await restarted.dispose();
     }
-  });
+  }, 60_000);
 });
