@@ -5,7 +5,13 @@ import type { RevocationReason } from '../db/repositories/dashboards.ts';
 export type Change =
   | { kind: 'dashboard'; dashboardId: string; change: string; reason?: RevocationReason; deleted?: boolean }
   /** Role, active state, password or deletion: sessions of that user may have ended. */
-  | { kind: 'user'; userId: string; change: 'role' | 'active' | 'password' | 'deleted' };
+  | { kind: 'user'; userId: string; change: 'role' | 'active' | 'password' | 'deleted' }
+  | {
+      kind: 'profile';
+      profileId: string;
+      profileType: 'credential' | 'broker';
+      change: 'updated' | 'deleted';
+    };
 
 type Listener = (change: Change) => void;
 

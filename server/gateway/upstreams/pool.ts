@@ -39,6 +39,17 @@ export class UpstreamPool {
     return `mqtt ${canonicalJson({ brokerUrl, tls: tls ?? null, username, password })}`;
   }
 
+  /** False when an MQTT intent would need one broker connection more than allowed. */
+  canAttach(intent: Record<string, unknown>): boolean {
+    if (intent.protocol !== 'mqtt' || this.#upstreams.has(UpstreamPool.keyOf(intent))) return true;
+    return this.#brokerConnections(new URL(String(intent.brokerUrl))) < this.maxConnectionsPerBroker;
+  }
+
+  #brokerConnections(url: URL): number {
+    return [...this.#upstreams.values()].filter((u) => u instanceof MqttUpstream && u.url.href === url.href)
+      .length;
+  }
+
   attach(intent: Record<string, unknown>, sink: UpstreamSink): Attachment {
     const key = UpstreamPool.keyOf(intent);
     let upstream = this.#upstreams.get(key);
@@ -63,10 +74,7 @@ export class UpstreamPool {
     let upstream: SharedUpstream;
     if (intent.protocol === 'mqtt') {
       const url = new URL(String(intent.brokerUrl));
-      const open = [...this.#upstreams.values()].filter(
-        (u) => u instanceof MqttUpstream && u.url.href === url.href,
-      ).length;
-      if (open >= this.maxConnectionsPerBroker) throw new BrokerLimitError();
+      if (this.#brokerConnections(url) >= this.maxConnectionsPerBroker) throw new BrokerLimitError();
       upstream = new MqttUpstream(this.ctx, url, portOf(url), gone, {
         tls: (intent.tls as never) ?? null,
         username: typeof intent.username === 'string' ? intent.username : null,
