@@ -5,7 +5,7 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 export const MOSQUITTO =
@@ -58,7 +58,16 @@ export interface MosquittoOptions {
 export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mosquitto> {
   const dir = await mkdtemp(join(tmpdir(), 'towpath-mosquitto-'));
   const port = await freePort();
-  const lines = [`listener ${port} 127.0.0.1`, 'persistence false', 'log_dest stderr', 'log_type error'];
+  // Started as root, Mosquitto would drop to a `mosquitto` user that cannot read this test's folder.
+  const lines = [
+    `listener ${port} 127.0.0.1`,
+    `user ${userInfo().username}`,
+    'persistence false',
+    // A burst to a busy subscriber is queued, not dropped (benchmarks count lost messages).
+    'max_queued_messages 0',
+    'log_dest stderr',
+    'log_type error',
+  ];
   if (options.user) {
     const passwords = join(dir, 'passwd');
     await writeFile(passwords, '');

@@ -25,6 +25,8 @@ export interface ClientSocketEvents {
 export class ClientSocket {
   readonly id = randomBytes(6).toString('hex');
   readonly ip: string;
+  /** The peer's port: with `ip`, which connection this is (logs, tests). */
+  readonly remotePort: number | undefined;
   readonly openedAt = Date.now();
   /** Live subscriptions by the client's id. */
   readonly subscriptions = new Map<string, Subscription>();
@@ -41,9 +43,16 @@ export class ClientSocket {
   readonly #heartbeat: NodeJS.Timeout;
   #idle: NodeJS.Timeout | undefined;
 
-  constructor(ws: WebSocket, ip: string, metrics: GatewayMetrics, events: ClientSocketEvents) {
+  constructor(
+    ws: WebSocket,
+    ip: string,
+    remotePort: number | undefined,
+    metrics: GatewayMetrics,
+    events: ClientSocketEvents,
+  ) {
     this.#ws = ws;
     this.ip = ip;
+    this.remotePort = remotePort;
     this.#metrics = metrics;
     this.#events = events;
     this.#ping = setInterval(() => ws.ping(), SERVER_PING_MS);

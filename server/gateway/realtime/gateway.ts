@@ -104,6 +104,12 @@ export class RealtimeGateway {
     this.#sweep.unref();
   }
 
+  /** Whether a socket of this client is still open here (tests watch slow clients being dropped). */
+  hasSocketOf(remote: object): boolean {
+    const port = (remote as { _socket?: { localPort?: number } })._socket?.localPort;
+    return [...this.#clients].some((client) => client.remotePort === port);
+  }
+
   get subscriptionCount(): number {
     return this.#subscriptions.size;
   }
@@ -187,7 +193,7 @@ export class RealtimeGateway {
     this.#wss.handleUpgrade(request, socket, head, (ws) => {
       metrics.realtimeConnectionsAccepted += 1;
       metrics.realtimeActiveConnections += 1;
-      const client = new ClientSocket(ws, ip, metrics, {
+      const client = new ClientSocket(ws, ip, request.socket.remotePort, metrics, {
         message: (c, text) => this.#onMessage(c, text),
         closed: (c, code) => this.#onClosed(c, code),
       });
