@@ -42,6 +42,7 @@ export class ClientSocket {
   readonly #ping: NodeJS.Timeout;
   readonly #heartbeat: NodeJS.Timeout;
   #idle: NodeJS.Timeout | undefined;
+  #corked = false;
 
   constructor(
     ws: WebSocket,
@@ -125,8 +126,25 @@ export class ClientSocket {
       this.close(...CLOSE.slow);
       return;
     }
+    this.#cork();
     this.#ws.send(text);
     this.#metrics.realtimeMessagesOut += 1;
+  }
+
+  /**
+   * Frames written in one tick (a burst of upstream messages parsed from one read) leave in one
+   * write: fan-out to hundreds of sockets would otherwise cost one system call per frame.
+   */
+  #cork(): void {
+    if (this.#corked) return;
+    const socket = (this.#ws as unknown as { _socket?: { cork(): void; uncork(): void } })._socket;
+    if (!socket) return;
+    this.#corked = true;
+    socket.cork();
+    process.nextTick(() => {
+      this.#corked = false;
+      socket.uncork();
+    });
   }
 
   close(code: number, reason: string): void {
