@@ -17,6 +17,7 @@ import { startMosquitto } from '../../server/testing/mosquitto.ts';
 import {
   connectRealtime,
   eventually,
+  GATEWAY_TEST_LIMITS,
   type RealtimeClient,
   startSseServer,
 } from '../../server/testing/realtime.ts';
@@ -27,12 +28,7 @@ const SUBSCRIBERS = Number(process.env.BENCH_GATEWAY_SUBSCRIBERS ?? 200);
 const RATE = 1000;
 const SECONDS = Number(process.env.BENCH_GATEWAY_SECONDS ?? 10);
 const GENEROUS = {
-  GATEWAY_EGRESS_ALLOW: 'loopback',
-  GATEWAY_REALTIME_CONNECT_IP_PER_MIN: '10000',
-  GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_IP_PER_MIN: '10000',
-  GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_SHARE_PER_MIN: '10000',
-  GATEWAY_MAX_SOCKETS_PER_IP: '1000',
-  DATASOURCE_TOKEN_MINT_RATE_LIMIT_PUBLIC_IP_PER_MIN: '10000',
+  ...GATEWAY_TEST_LIMITS,
   CREATE_ADMIN: 'true',
   ADMIN_EMAIL: ADMIN.email,
   ADMIN_PASSWORD: ADMIN.password,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, startFixture } from '../graphql/fixture.test-support.ts';
 import { dataOf } from '../testing/graphql.ts';
 import { rawRequest } from '../testing/http.ts';
-import { connectRealtime } from '../testing/realtime.ts';
+import { connectRealtime, GATEWAY_TEST_LIMITS } from '../testing/realtime.ts';
 
 let allowed: Fixture;
 let strict: Fixture;
@@ -40,11 +40,6 @@ const relay = (f: Fixture, body: unknown, method = 'POST', headers: Record<strin
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
-const MINTING = {
-  DATASOURCE_TOKEN_MINT_RATE_LIMIT_PUBLIC_IP_PER_MIN: '10000',
-  GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_IP_PER_MIN: '10000',
-};
-
 beforeAll(async () => {
   upstream = createServer((request, response) => {
     seen.push({ url: request.url ?? '', headers: { ...request.headers } });
@@ -72,8 +67,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
-  allowed = await startFixture({ GATEWAY_EGRESS_ALLOW: 'loopback', ...MINTING });
-  strict = await startFixture(MINTING);
+  allowed = await startFixture(GATEWAY_TEST_LIMITS);
+  // The same limits, but the egress defaults: loopback refused.
+  strict = await startFixture({ ...GATEWAY_TEST_LIMITS, GATEWAY_EGRESS_ALLOW: '' });
 }, 60_000);
 
 afterAll(async () => {

@@ -3,6 +3,21 @@
 import { createServer, type ServerResponse } from 'node:http';
 import WebSocket, { WebSocketServer } from 'ws';
 
+/**
+ * Limits raised for tests and benchmarks that open many sockets and mint many tokens from one
+ * address, with loopback upstreams allowed (the test's own servers live there).
+ */
+export const GATEWAY_TEST_LIMITS = {
+  GATEWAY_EGRESS_ALLOW: 'loopback',
+  GATEWAY_REALTIME_CONNECT_IP_PER_MIN: '10000',
+  GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_IP_PER_MIN: '10000',
+  GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_SHARE_PER_MIN: '10000',
+  GATEWAY_MAX_SOCKETS_PER_IP: '1000',
+  DATASOURCE_TOKEN_MINT_RATE_LIMIT_PUBLIC_IP_PER_MIN: '10000',
+  DATASOURCE_TOKEN_MINT_RATE_LIMIT_SHARE_TOKEN_PER_MIN: '10000',
+  DATASOURCE_TOKEN_MINT_RATE_LIMIT_USER_PER_MIN: '10000',
+};
+
 export type GatewayMessage = { type: string; id?: string | null; [field: string]: unknown };
 
 export interface RealtimeClient {

@@ -288,21 +288,26 @@ export class RealtimeGateway {
     client.subscriptionsChanged();
   }
 
-  #unsubscribe(client: ClientSocket, m: Message): void {
+  /** The live subscription an `unsubscribe` or `renew` names, or undefined after answering why not. */
+  #live(client: ClientSocket, m: Message): Subscription | undefined {
     if (typeof m.id !== 'string' || m.id === '') {
       this.#invalid(client, 'id is required');
-      return;
+      return undefined;
     }
     const subscription = client.subscriptions.get(m.id);
-    if (!subscription) {
+    if (!subscription)
       client.send({
         type: 'error',
         id: m.id,
         code: 'UNKNOWN_SUBSCRIPTION',
         message: `No subscription with id ${m.id}`,
       });
-      return;
-    }
+    return subscription;
+  }
+
+  #unsubscribe(client: ClientSocket, m: Message): void {
+    const subscription = this.#live(client, m);
+    if (!subscription) return;
     this.#close(subscription, 'unsubscribed', 'Unsubscribed');
   }
 
@@ -597,20 +602,8 @@ export class RealtimeGateway {
   // ---- renew (§3.4, §8) ----
 
   async #renew(client: ClientSocket, m: Message): Promise<void> {
-    if (typeof m.id !== 'string' || m.id === '') {
-      this.#invalid(client, 'id is required');
-      return;
-    }
-    const subscription = client.subscriptions.get(m.id);
-    if (!subscription) {
-      client.send({
-        type: 'error',
-        id: m.id,
-        code: 'UNKNOWN_SUBSCRIPTION',
-        message: `No subscription with id ${m.id}`,
-      });
-      return;
-    }
+    const subscription = this.#live(client, m);
+    if (!subscription) return;
     const renewFailed = (message: string) =>
       client.send({ type: 'error', id: subscription.id, code: 'RENEW_FAILED', message });
     if (subscription.flow === 'machine') {

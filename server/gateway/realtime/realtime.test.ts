@@ -8,23 +8,13 @@ import { rawRequest } from '../../testing/http.ts';
 import {
   connectRealtime,
   eventually,
+  GATEWAY_TEST_LIMITS,
   type RealtimeClient,
   type SseServer,
   startSseServer,
   startWsServer,
   type WsServer,
 } from '../../testing/realtime.ts';
-
-const GENEROUS = {
-  GATEWAY_EGRESS_ALLOW: 'loopback',
-  GATEWAY_REALTIME_CONNECT_IP_PER_MIN: '10000',
-  GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_IP_PER_MIN: '10000',
-  GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_SHARE_PER_MIN: '10000',
-  GATEWAY_MAX_SOCKETS_PER_IP: '1000',
-  DATASOURCE_TOKEN_MINT_RATE_LIMIT_PUBLIC_IP_PER_MIN: '10000',
-  DATASOURCE_TOKEN_MINT_RATE_LIMIT_SHARE_TOKEN_PER_MIN: '10000',
-  DATASOURCE_TOKEN_MINT_RATE_LIMIT_USER_PER_MIN: '10000',
-};
 
 let f: Fixture;
 let sse: SseServer;
@@ -73,7 +63,7 @@ const datasources = () => [
 beforeAll(async () => {
   sse = await startSseServer();
   upstreamWs = await startWsServer();
-  f = await startFixture(GENEROUS);
+  f = await startFixture(GATEWAY_TEST_LIMITS);
   credentialId = dataOf<{ _id: string }>(
     await f.call(
       'mutation($i: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $i) { _id } }',

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, startFixture } from '../../graphql/fixture.test-support.ts';
 import { dataOf } from '../../testing/graphql.ts';
 import { type Mosquitto, startMosquitto } from '../../testing/mosquitto.ts';
-import { connectRealtime, eventually, type RealtimeClient } from '../../testing/realtime.ts';
+import {
+  connectRealtime,
+  eventually,
+  GATEWAY_TEST_LIMITS,
+  type RealtimeClient,
+} from '../../testing/realtime.ts';
 
 const USER = { username: 'gateway', password: 'broker-pass-9' };
 
@@ -44,17 +49,25 @@ async function subscribe(client: RealtimeClient, id: string, datasourceId: strin
 const publish = (topic: string, payload: string, qos: 0 | 1) =>
   publisher.publishAsync(topic, payload, { qos });
 
+/**
+ * `connected` is the broker's CONNACK (§4.2); the SUBACK of a new filter may still be on its way.
+ * Probes go out until one reaches every given subscription, so later values cannot be lost to it.
+ */
+async function untilFlowing(topic: string, subscribers: [RealtimeClient, string][], from = 0) {
+  let probe = 0;
+  await eventually(() => {
+    void publish(topic, JSON.stringify({ probe: ++probe }), 0);
+    return subscribers.every(([client, id]) =>
+      client.messages
+        .slice(from)
+        .some((m) => m.id === id && m.type === 'data' && JSON.stringify(m.value).includes('probe')),
+    );
+  }, 20_000);
+}
+
 beforeAll(async () => {
   broker = await startMosquitto({ user: USER });
-  f = await startFixture({
-    GATEWAY_EGRESS_ALLOW: 'loopback',
-    GATEWAY_REALTIME_CONNECT_IP_PER_MIN: '10000',
-    GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_IP_PER_MIN: '10000',
-    GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_SHARE_PER_MIN: '10000',
-    GATEWAY_MAX_SOCKETS_PER_IP: '1000',
-    DATASOURCE_TOKEN_MINT_RATE_LIMIT_PUBLIC_IP_PER_MIN: '10000',
-    DATASOURCE_TOKEN_MINT_RATE_LIMIT_SHARE_TOKEN_PER_MIN: '10000',
-  });
+  f = await startFixture(GATEWAY_TEST_LIMITS);
   const credential = dataOf<{ _id: string }>(
     await f.call(
       'mutation($i: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
@@ -161,15 +174,18 @@ describe('MQTT upstreams', () => {
     const from = client.messages.length;
     await broker.restart();
     await client.next((m) => m.id === 'k' && m.status === 'connected', 40_000, from);
-    // The publisher reconnects on its own; wait until it is back before publishing.
+    // The publisher reconnects on its own; and `connected` is the gateway's CONNACK, its SUBACK may
+    // follow: probes until one comes through, then the values under test.
     await eventually(() => publisher.connected, 20_000);
+    await untilFlowing('shop/resin/level', [[client, 'k']], from);
     await publish('shop/resin/level', '{"litres": 2}', 1);
     await publish('shop/resin/level', '{"litres": 3}', 1);
     await client.next((m) => m.id === 'k' && (m.value as { litres?: number })?.litres === 3);
-    const litres = client.messages
-      .filter((m) => m.id === 'k' && m.type === 'data' && !m.replay)
-      .map((m) => (m.value as { litres: number }).litres);
+    const data = client.messages.filter((m) => m.id === 'k' && m.type === 'data' && !m.replay);
+    const litres = data.map((m) => (m.value as { litres?: number }).litres).filter((n) => n !== undefined);
     expect(litres).toEqual([1, 2, 3]);
+    const seqs = data.map((m) => m.seq as number);
+    expect(new Set(seqs).size).toBe(seqs.length);
   }, 90_000);
 
   it('a slow socket is dropped at the buffer limit without stalling the others', async () => {
@@ -177,10 +193,10 @@ describe('MQTT upstreams', () => {
     const slow = await open();
     await subscribe(fast, 'fast', 'bigQos1');
     await subscribe(slow, 'slow', 'bigQos1');
-    // `connected` means CONNACK (§4.2); the broker's SUBACK may still be on its way: one value through.
-    await publish('shop/big', 'ready', 1);
-    await fast.next((m) => m.id === 'fast' && m.value === 'ready');
-    await slow.next((m) => m.id === 'slow' && m.value === 'ready');
+    await untilFlowing('shop/big', [
+      [fast, 'fast'],
+      [slow, 'slow'],
+    ]);
     // The slow client stops reading: what the gateway writes piles up in its send buffer.
     (slow.ws as unknown as { _socket: { pause(): void } })._socket.pause();
     // Published in batches the fast client (in this same process, so sharing its event loop) has
@@ -197,7 +213,7 @@ describe('MQTT upstreams', () => {
         );
     }
     const received = fast.messages.filter(
-      (m) => m.id === 'fast' && typeof m.value === 'string' && m.value !== 'ready',
+      (m) => m.id === 'fast' && typeof m.value === 'string' && !m.value.includes('probe'),
     ).length;
     expect(received).toBe(count);
     await eventually(() => !f.ws.gateway.realtime.hasSocketOf(slow.ws), 20_000);

@@ -38,8 +38,15 @@ export class MqttUpstream extends SharedUpstream {
 
   readonly options: BrokerOptions;
 
-  constructor(ctx: UpstreamContext, url: URL, port: number, onGone: () => void, options: BrokerOptions) {
-    super(ctx, url, port, onGone);
+  constructor(
+    ctx: UpstreamContext,
+    url: URL,
+    port: number,
+    onGone: () => void,
+    intent: Record<string, unknown>,
+    options: BrokerOptions,
+  ) {
+    super(ctx, url, port, onGone, intent);
     this.options = options;
   }
 

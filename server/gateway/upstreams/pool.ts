@@ -75,7 +75,7 @@ export class UpstreamPool {
     if (intent.protocol === 'mqtt') {
       const url = new URL(String(intent.brokerUrl));
       if (this.#brokerConnections(url) >= this.maxConnectionsPerBroker) throw new BrokerLimitError();
-      upstream = new MqttUpstream(this.ctx, url, portOf(url), gone, {
+      upstream = new MqttUpstream(this.ctx, url, portOf(url), gone, intent, {
         tls: (intent.tls as never) ?? null,
         username: typeof intent.username === 'string' ? intent.username : null,
         password: typeof intent.password === 'string' ? intent.password : null,

@@ -57,13 +57,22 @@ export abstract class SharedUpstream {
   protected readonly ctx: UpstreamContext;
   readonly url: URL;
   readonly port: number;
+  /** The applied intent (credentials included) this upstream serves. */
+  readonly intent: Record<string, unknown>;
   /** Runs once when the upstream is gone (last subscription left or it failed for good). */
   readonly #onGone: () => void;
 
-  constructor(ctx: UpstreamContext, url: URL, port: number, onGone: () => void) {
+  constructor(
+    ctx: UpstreamContext,
+    url: URL,
+    port: number,
+    onGone: () => void,
+    intent: Record<string, unknown>,
+  ) {
     this.ctx = ctx;
     this.url = url;
     this.port = port;
+    this.intent = intent;
     this.#onGone = onGone;
   }
 

@@ -13,22 +13,10 @@ import { BACKOFF_CAP_MS, SharedUpstream } from './shared.ts';
 export const retriableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 
 export class SseUpstream extends SharedUpstream {
-  readonly intent: Record<string, unknown>;
   #request: ClientRequest | undefined;
   #idle: NodeJS.Timeout | undefined;
   #lastEventId: string | null = null;
   #retryFloor = 1000;
-
-  constructor(
-    ctx: ConstructorParameters<typeof SharedUpstream>[0],
-    url: URL,
-    port: number,
-    onGone: () => void,
-    intent: Record<string, unknown>,
-  ) {
-    super(ctx, url, port, onGone);
-    this.intent = intent;
-  }
 
   protected connect(address: ResolvedAddress): void {
     const headers: Record<string, string> = {

@@ -10,21 +10,9 @@ import { retriableStatus } from './sse.ts';
 export const UPSTREAM_PING_MS = 30_000;
 
 export class WsUpstream extends SharedUpstream {
-  readonly intent: Record<string, unknown>;
   #socket: WebSocket | undefined;
   #idle: NodeJS.Timeout | undefined;
   #ping: NodeJS.Timeout | undefined;
-
-  constructor(
-    ctx: ConstructorParameters<typeof SharedUpstream>[0],
-    url: URL,
-    port: number,
-    onGone: () => void,
-    intent: Record<string, unknown>,
-  ) {
-    super(ctx, url, port, onGone);
-    this.intent = intent;
-  }
 
   protected connect(address: ResolvedAddress): void {
     const protocols = Array.isArray(this.intent.protocols) ? (this.intent.protocols as string[]) : [];
