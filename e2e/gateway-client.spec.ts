@@ -81,7 +81,20 @@ async function startViewer(page: Page) {
     w.values = values;
     w.types = types;
     w.sockets = sockets;
-    const { GatewayClient } = w.TowpathGateway as typeof import('../renderer/src/lib/gateway-client.ts');
+    // The bundle's shape, written out: e2e may not import the renderer (layout.test.ts).
+    type Handlers = {
+      dashboardId: string;
+      datasourceId: string;
+      credential(): Promise<{ sessionToken: string }>;
+      onData(value: unknown, message: { replay?: unknown }): void;
+    };
+    const { GatewayClient } = w.TowpathGateway as {
+      GatewayClient: new (options: {
+        createSocket(url: string): unknown;
+      }) => {
+        subscribe(handlers: Handlers): () => void;
+      };
+    };
     const client = new GatewayClient({
       createSocket: (url) => {
         const socket = new WebSocket(url, 'towpath.gateway.v1');
