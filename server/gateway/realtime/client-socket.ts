@@ -132,8 +132,8 @@ export class ClientSocket {
   }
 
   /**
-   * Frames written in one tick (a burst of upstream messages parsed from one read) leave in one
-   * write: fan-out to hundreds of sockets would otherwise cost one system call per frame.
+   * Frames written in one turn of the event loop (every upstream message read in that turn) leave
+   * in one write: fan-out to hundreds of sockets would otherwise cost one system call per frame.
    */
   #cork(): void {
     if (this.#corked) return;
@@ -141,7 +141,7 @@ export class ClientSocket {
     if (!socket) return;
     this.#corked = true;
     socket.cork();
-    process.nextTick(() => {
+    setImmediate(() => {
       this.#corked = false;
       socket.uncork();
     });
