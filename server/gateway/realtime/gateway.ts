@@ -649,12 +649,7 @@ export class RealtimeGateway {
       renewFailed('Renewal token does not match the subscription');
       return;
     }
-    const answer = await introspect(
-      this.#deps.introspection,
-      token,
-      subscription.dashboardId,
-      subscription.datasourceId,
-    );
+    const answer = await this.#introspect(subscription, token);
     if (subscription.closed) return;
     if ('error' in answer) {
       if (answer.status === 401 || answer.status >= 500)
@@ -674,6 +669,11 @@ export class RealtimeGateway {
       id: subscription.id,
       expiresInMs: this.#arm(subscription, verified.exp * 1000),
     });
+  }
+
+  /** §5.1 for a live subscription: the token must still carry its dashboard and datasource. */
+  #introspect(subscription: Subscription, token: string) {
+    return introspect(this.#deps.introspection, token, subscription.dashboardId, subscription.datasourceId);
   }
 
   // ---- revocation (§6) ----
@@ -744,13 +744,7 @@ export class RealtimeGateway {
         }
         return;
       }
-      const token = subscription.token as string;
-      const answer = await introspect(
-        this.#deps.introspection,
-        token,
-        subscription.dashboardId,
-        subscription.datasourceId,
-      );
+      const answer = await this.#introspect(subscription, subscription.token as string);
       if (subscription.closed) return;
       if ('error' in answer) {
         if (answer.status === 401)
