@@ -198,6 +198,19 @@ describe('egress defaults (§7)', () => {
       message: 'Upstream address refused: 127.0.0.1 (loopback)',
     });
     client.close();
+    // Audited once per dashboard, datasource and address (§11), however often it is refused.
+    await relay(strict, { sessionToken: await mint(strict, b._id, 'self') });
+    const audit = await strict.call(
+      '{ adminAuditEvents(actionPrefix: "gateway.egress.refused") { targetId metadata } }',
+      {},
+      'admin',
+    );
+    const rows = (audit.data?.adminAuditEvents ?? []) as {
+      targetId: string;
+      metadata: Record<string, unknown>;
+    }[];
+    expect(rows.filter((r) => r.metadata.datasourceId === 'self')).toHaveLength(1);
+    expect(rows.map((r) => r.metadata.datasourceId).sort()).toEqual(['meta', 'named', 'self', 'ws']);
 
     // The same loopback upstream through the workstation that allows loopback.
     const ok = await board(allowed, [

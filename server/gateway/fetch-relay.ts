@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import type { Clock } from '../auth/tokens.ts';
 import type { Logger } from '../log.ts';
 import { EgressError, portOf, type Resolver, resolveUpstream } from './egress.ts';
+import type { EgressRefusals } from './egress-audit.ts';
 import type { IntrospectionDeps } from './internal/introspect.ts';
 import type { GatewayMetrics } from './metrics.ts';
 import { introspect, unverifiedClaims } from './realtime/authorise.ts';
@@ -19,6 +20,7 @@ export interface FetchRelayOptions {
   settings: GatewaySettings;
   introspection: IntrospectionDeps;
   metrics: GatewayMetrics;
+  egressRefusals: EgressRefusals;
   clock: Clock;
   logger: Logger;
   resolver?: Resolver;
@@ -129,15 +131,7 @@ export async function fetchRelayRoutes(app: FastifyInstance, options: FetchRelay
       } catch (error) {
         if (error instanceof EgressError) {
           if (error.failure !== 'unresolved')
-            options.logger.warn(
-              {
-                event: 'gateway.egress.refused',
-                host: error.details.host,
-                address: error.details.address,
-                class: error.details.class,
-              },
-              'gateway.egress.refused',
-            );
+            options.egressRefusals.record(error, claims?.dashboardId, claims?.datasourceId);
           return send(reply, error.failure === 'unresolved' ? 502 : 403, error.message);
         }
         if (error instanceof FetchFailure) return send(reply, error.status, error.message, error.extra);

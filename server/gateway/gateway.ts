@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiServices } from '../graphql/context.ts';
 import type { Resolver } from './egress.ts';
+import { EgressRefusals } from './egress-audit.ts';
 import { FETCH_PATH, fetchRelayRoutes } from './fetch-relay.ts';
 import type { IntrospectionDeps } from './internal/introspect.ts';
 import { GatewayMetrics } from './metrics.ts';
@@ -54,6 +55,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     settings.mqttMaxConnectionsPerBroker,
   );
   const machine = options.machine ? new MachineFeed(options.machine) : null;
+  const egressRefusals = new EgressRefusals(services.audit, logger, services.clock);
   const realtime = new RealtimeGateway({
     settings,
     store: services.store,
@@ -70,6 +72,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     gatewaySecret: options.gatewaySecret,
     metrics,
     pool,
+    egressRefusals,
     machine,
     ...(options.resolver ? { resolver: options.resolver } : {}),
   });
@@ -84,6 +87,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           settings,
           introspection,
           metrics,
+          egressRefusals,
           clock: services.clock,
           logger,
           ...(options.resolver ? { resolver: options.resolver } : {}),

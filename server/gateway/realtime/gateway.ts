@@ -15,6 +15,7 @@ import type { Logger } from '../../log.ts';
 import { topicAllowed } from '../../profiles/topics.ts';
 import type { Resolver } from '../egress.ts';
 import { EgressError, portOf, resolveUpstream } from '../egress.ts';
+import type { EgressRefusals } from '../egress-audit.ts';
 import type { IntrospectionDeps } from '../internal/introspect.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { GatewaySettings } from '../settings.ts';
@@ -71,6 +72,7 @@ export interface RealtimeDeps {
   gatewaySecret: string;
   metrics: GatewayMetrics;
   pool: UpstreamPool;
+  egressRefusals: EgressRefusals;
   machine: MachineFeed | null;
   resolver?: Resolver;
 }
@@ -436,7 +438,7 @@ export class RealtimeGateway {
       throw new Refusal('invalid_request', `Datasource type ${kind} cannot be streamed`);
     if (this.#dashboardFull(client, dashboardId))
       throw new Refusal('limit_reached', 'Realtime connection limit for this dashboard reached');
-    await this.#checkAttach(answer.intent);
+    await this.#checkAttach(answer.intent, dashboardId, datasourceId);
     const flow = claims.sub === 'public' ? 'public' : claims.sub.startsWith('sa:') ? 'service' : 'user';
     const subscription = new Subscription({
       id,
@@ -457,7 +459,11 @@ export class RealtimeGateway {
   }
 
   /** §3.3 step 7, before `subscribed`: egress, the broker's topic allowlist, the broker cap. */
-  async #checkAttach(intent: Record<string, unknown>): Promise<void> {
+  async #checkAttach(
+    intent: Record<string, unknown>,
+    dashboardId: string,
+    datasourceId: string,
+  ): Promise<void> {
     if (
       intent.protocol === 'mqtt' &&
       !topicAllowed((intent.topicAllowlist as string[]) ?? [], String(intent.topic))
@@ -470,15 +476,7 @@ export class RealtimeGateway {
       if (!(error instanceof EgressError)) throw error;
       // A name that does not resolve now is retried by the upstream (§7.4).
       if (error.failure !== 'unresolved') {
-        this.#deps.logger.warn(
-          {
-            event: 'gateway.egress.refused',
-            host: error.details.host,
-            address: error.details.address,
-            class: error.details.class ?? error.details.port,
-          },
-          'gateway.egress.refused',
-        );
+        this.#deps.egressRefusals.record(error, dashboardId, datasourceId);
         throw new Refusal('egress_refused', error.message);
       }
     }
