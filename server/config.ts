@@ -7,6 +7,8 @@ import { BridgeError } from '../bridge/errors.ts';
 import { INVALID_EMAIL, isValidEmail, normaliseEmail } from './auth/email.ts';
 import { isStrongPassword, WEAK_PASSWORD } from './auth/password-policy.ts';
 import { defaultDataDir, type Env, hostPlatform, type Platform } from './data-dir-default.ts';
+import { EgressConfigError } from './gateway/egress.ts';
+import { type GatewaySettings, readGatewaySettings } from './gateway/settings.ts';
 import { DEFAULT_TRUSTED_PROXIES, parseProxyRange } from './http/client-address.ts';
 
 export { defaultDataDir, type Env, type Platform };
@@ -148,6 +150,8 @@ export interface Config {
   tasks: BridgeEnv;
   /** Values that were clamped into range; start-up logs each as a warning. */
   warnings: string[];
+  /** The realtime gateway on the LAN door (gateway spec §5.2, §7.2, §10). */
+  realtimeGateway: GatewaySettings;
 }
 
 /** Default folder of shipped files: `resources` at the repository root. */
@@ -229,7 +233,7 @@ function taskHostEnv(env: Env): BridgeEnv {
  * The dashboard API's variables. Their rules differ from zod's usual shape (out-of-range integers are
  * clamped with a warning, secrets are never echoed), so they are read by hand.
  */
-function loadApiConfig(env: Env): { api: ApiConfig; warnings: string[] } {
+function loadApiConfig(env: Env): { api: ApiConfig; warnings: string[]; realtimeGateway: GatewaySettings } {
   const warnings: string[] = [];
   const value = (name: string): string | undefined => {
     const raw = env[name];
@@ -349,7 +353,14 @@ function loadApiConfig(env: Env): { api: ApiConfig; warnings: string[] } {
       .filter((origin) => origin !== ''),
     configuredSecrets,
   };
-  return { api, warnings };
+  let realtimeGateway: GatewaySettings;
+  try {
+    realtimeGateway = readGatewaySettings({ value, int, bool });
+  } catch (error) {
+    if (error instanceof EgressConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
+  return { api, warnings, realtimeGateway };
 }
 
 function clamp(name: string, n: number, min: number, max: number, warnings: string[]): number {

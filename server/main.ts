@@ -1,6 +1,7 @@
 import type { HostTimings } from '../engine/machine/host.ts';
 import type { Config } from './config.ts';
 import { openDataDir } from './data-dir.ts';
+import { createGateway, type Gateway } from './gateway/gateway.ts';
 import { type DashboardApi, type DashboardApiOptions, openDashboardApi } from './graphql/api.ts';
 import type { HttpTimeouts } from './http/app.ts';
 import { Door } from './http/door.ts';
@@ -30,6 +31,8 @@ export interface Workstation {
   logger: Logger;
   /** The dashboard GraphQL API on the LAN door (database, services). */
   dashboardApi: DashboardApi;
+  /** The realtime gateway on the LAN door (`/gateway/*`). */
+  gateway: Gateway;
   /** The link to the machine process (the one serial port, job and e-stop of the data dir). */
   machine: MachineLink;
   /** Stops both doors; safe to call more than once. */
@@ -81,6 +84,15 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   const located = machine.locate();
   located.catch(() => {});
   const { services } = dashboardApi;
+  const gateway = createGateway({
+    settings: config.realtimeGateway,
+    services,
+    gatewaySecret: dashboardApi.secrets.JWT_GATEWAY_SECRET,
+    machine,
+  });
+  // §15: the embedded gateway's counters while it runs; else GATEWAY_RUNTIME_METRICS_URL's.
+  if (config.realtimeGateway.enabled)
+    services.gatewayMetrics = async () => ({ ...gateway.metrics.snapshot() });
   // Temporary plan files a crash left behind, in the folders plans went to (within today's roots).
   const outputFolders = await OutputFolders.open(dataDir, logger);
   await outputFolders.removeStaleTemporaries(await createPathPolicy(config.winding.allowedRoots));
@@ -105,6 +117,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       winding,
       clientAddresses: dashboardApi.services.clientAddresses,
       graphql: dashboardApi.register,
+      gateway: gateway.register,
       machine: {
         machineUrl: () => machine.url,
         allowRemote: () => config.machineRemoteControl,
@@ -120,6 +133,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     await winding.start();
   } catch (error) {
     machine.abandon();
+    await gateway.close();
     dashboardApi.close();
     throw error;
   }
@@ -131,7 +145,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     await machine.attach();
   } catch (error) {
     machine.abandon();
-    await Promise.allSettled([lan.stop(), winding.stop()]);
+    await Promise.allSettled([gateway.close(), lan.stop(), winding.stop()]);
     dashboardApi.close();
     throw error;
   }
@@ -158,6 +172,10 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // Subscribers hear `server_shutdown` before the door stops listening.
+      await gateway
+        .close()
+        .catch((error: unknown) => logger.warn({ err: error }, 'gateway did not close cleanly'));
       await Promise.allSettled([unannounce(), lan.stop(), winding.stop()]);
       // Detaches: a running job goes on in the machine process; an idle one exits.
       await machine
@@ -169,5 +187,5 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     return stopping;
   };
 
-  return { urls, dataDir, doors: { lan, winding }, logger, dashboardApi, machine, stop };
+  return { urls, dataDir, doors: { lan, winding }, logger, dashboardApi, gateway, machine, stop };
 }

@@ -1,7 +1,9 @@
-// adminRuntimeMetrics' `gateway` part (spec §15) read from GATEWAY_RUNTIME_METRICS_URL.
+// adminRuntimeMetrics' `gateway` part (spec §15) read from GATEWAY_RUNTIME_METRICS_URL, with the
+// embedded gateway off (GATEWAY_ENABLED=false): while it runs, its own counters are served instead.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawRequest } from '../testing/http.ts';
 import { type Fixture, startFixture } from './fixture.test-support.ts';
 
 let f: Fixture | undefined;
@@ -46,15 +48,31 @@ async function fakeGateway(status: number, body: string) {
 
 describe('gateway runtime metrics', () => {
   it('are null without a gateway', async () => {
-    f = await startFixture();
+    f = await startFixture({ GATEWAY_ENABLED: 'false' });
     const response = await f.call(QUERY, undefined, 'admin');
     expect(response.errors).toBeUndefined();
     expect(response.data?.adminRuntimeMetrics).toMatchObject({ gateway: null });
+    // And its routes answer 404 (gateway spec §1), the WebSocket upgrade included.
+    const fetched = await fetch(`${f.url}/gateway/http/fetch`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect([fetched.status, await fetched.json()]).toEqual([404, { error: 'Not found' }]);
+    const upgrade = await rawRequest(`${f.url}/gateway/realtime`, {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        'sec-websocket-version': '13',
+      },
+    });
+    expect([upgrade.status, upgrade.json]).toEqual([404, { error: 'Not found' }]);
   });
 
   it('are fetched from GATEWAY_RUNTIME_METRICS_URL with the gateway service token', async () => {
     const { url, seen } = await fakeGateway(200, JSON.stringify(GATEWAY_COUNTERS));
-    f = await startFixture({ GATEWAY_RUNTIME_METRICS_URL: url });
+    f = await startFixture({ GATEWAY_ENABLED: 'false', GATEWAY_RUNTIME_METRICS_URL: url });
     const response = await f.call(QUERY, undefined, 'admin');
     expect(response.errors).toBeUndefined();
     const metrics = response.data?.adminRuntimeMetrics as {
@@ -83,7 +101,7 @@ describe('gateway runtime metrics', () => {
     [200, '{"connections":3}'],
   ])('read as null when the gateway answers %i %s', async (status, body) => {
     const { url } = await fakeGateway(status, body);
-    f = await startFixture({ GATEWAY_RUNTIME_METRICS_URL: url });
+    f = await startFixture({ GATEWAY_ENABLED: 'false', GATEWAY_RUNTIME_METRICS_URL: url });
     const response = await f.call(QUERY, undefined, 'admin');
     expect(response.errors).toBeUndefined();
     expect(response.data?.adminRuntimeMetrics).toMatchObject({ gateway: null });
@@ -93,7 +111,7 @@ describe('gateway runtime metrics', () => {
     const { url } = await fakeGateway(200, '{}');
     await new Promise((resolve) => gateway?.close(resolve));
     gateway = undefined;
-    f = await startFixture({ GATEWAY_RUNTIME_METRICS_URL: url });
+    f = await startFixture({ GATEWAY_ENABLED: 'false', GATEWAY_RUNTIME_METRICS_URL: url });
     const response = await f.call(QUERY, undefined, 'admin');
     expect(response.errors).toBeUndefined();
     expect(response.data?.adminRuntimeMetrics).toMatchObject({ gateway: null });

@@ -19,6 +19,8 @@ export interface LanDoorOptions {
   clientAddresses?: ClientAddresses;
   /** Mounts the dashboard GraphQL API (`/graphql`, `/health`) when given. */
   graphql?: (app: FastifyInstance) => Promise<void>;
+  /** Mounts the realtime gateway (`/gateway/*`) when given. */
+  gateway?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* (forwarded to the machine process) for the renderer when given. */
   machine?: MachineForwardOptions;
   /** `ALLOWED_HOSTS` and `CORS_ORIGINS` for the door's request guards; none by default. */
@@ -36,6 +38,7 @@ export async function buildLanDoor({
   winding,
   clientAddresses,
   graphql,
+  gateway,
   machine,
   guards = { allowedHosts: [], corsOrigins: [] },
   timeouts,
@@ -47,6 +50,7 @@ export async function buildLanDoor({
   await app.register(healthRoute);
   await app.register(doorsRoutes, { winding, clientAddresses });
   if (graphql) await graphql(app);
+  if (gateway) await gateway(app);
   if (machine) await app.register(machineForwardRoutes, { ...machine, clientAddresses });
   if (tasks) await app.register(taskRoutes, { env: tasks, clientAddresses });
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.

@@ -4,7 +4,7 @@
 import { importHmacKey } from '../../auth/sessions.ts';
 import { VerifiedTokens } from '../../auth/verified-tokens.ts';
 import type { ApiServices } from '../../graphql/context.ts';
-import { type IntrospectionRequest, introspectDatasource } from './introspect.ts';
+import { type IntrospectionDeps, type IntrospectionRequest, introspectDatasource } from './introspect.ts';
 import { type ConsumeRequest, consumeRealtimeLimit } from './rate-limit.ts';
 import { type RevocationFeedRequest, readRevocationFeed } from './revocations.ts';
 
@@ -14,16 +14,21 @@ export interface GatewayChecks {
   consumeRateLimit(request: ConsumeRequest): ReturnType<typeof consumeRealtimeLimit>;
 }
 
-export function gatewayChecks(services: ApiServices, gatewaySecret: string): GatewayChecks {
-  const { store, clock, config, credentialProfiles, tokens, audit } = services;
-  const introspection = {
-    store,
-    clock,
+/** What introspection reads, for the door's checks and the embedded gateway alike. */
+export function introspectionDeps(services: ApiServices, gatewaySecret: string): IntrospectionDeps {
+  return {
+    store: services.store,
+    clock: services.clock,
     gatewayKey: importHmacKey(gatewaySecret),
-    credentialProfiles,
+    credentialProfiles: services.credentialProfiles,
     serviceAccountActive: (id: string) => services.serviceAccounts.isActive(id),
     verified: new VerifiedTokens<Record<string, unknown>>(),
   };
+}
+
+export function gatewayChecks(services: ApiServices, gatewaySecret: string): GatewayChecks {
+  const { store, clock, config, tokens, audit } = services;
+  const introspection = introspectionDeps(services, gatewaySecret);
   const feed = {
     store,
     clock,

@@ -1,0 +1,108 @@
+// Test support: a real MQTT broker. Each call starts its own Mosquitto on a free loopback port with
+// its own config file (optionally with a password file), and `stop()` ends it. `restart()` brings it
+// back on the same port, for tests of a broker that dies mid-stream.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+
+export const MOSQUITTO =
+  ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((path) => existsSync(path)) ?? 'mosquitto';
+
+export interface Mosquitto {
+  port: number;
+  url: string;
+  /** Kills the broker (SIGKILL: as abrupt as a crash). */
+  kill(): Promise<void>;
+  /** Starts it again on the same port. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`mosquitto exited with ${child.exitCode}: ${output()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ host: '127.0.0.1', port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`mosquitto did not listen on ${port}: ${output()}`);
+}
+
+export interface MosquittoOptions {
+  /** Require this user (no anonymous clients). */
+  user?: { username: string; password: string };
+}
+
+export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mosquitto> {
+  const dir = await mkdtemp(join(tmpdir(), 'towpath-mosquitto-'));
+  const port = await freePort();
+  // Started as root, Mosquitto would drop to a `mosquitto` user that cannot read this test's folder.
+  const lines = [
+    `listener ${port} 127.0.0.1`,
+    `user ${userInfo().username}`,
+    'persistence false',
+    // A burst to a busy subscriber is queued, not dropped (benchmarks count lost messages).
+    'max_queued_messages 0',
+    'log_dest stderr',
+    'log_type error',
+  ];
+  if (options.user) {
+    const passwords = join(dir, 'passwd');
+    await writeFile(passwords, '');
+    // mosquitto_passwd hashes the password the way the broker reads it.
+    execFileSync('mosquitto_passwd', ['-b', passwords, options.user.username, options.user.password]);
+    lines.push('allow_anonymous false', `password_file ${passwords}`);
+  } else lines.push('allow_anonymous true');
+  const config = join(dir, 'mosquitto.conf');
+  await writeFile(config, `${lines.join('\n')}\n`);
+
+  let child: ChildProcess;
+  let output = '';
+  const launch = async () => {
+    output = '';
+    child = spawn(MOSQUITTO, ['-c', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+    });
+    await waitForPort(port, child, () => output);
+  };
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await exited;
+  };
+  await launch();
+  return {
+    port,
+    url: `mqtt://127.0.0.1:${port}`,
+    kill: () => end('SIGKILL'),
+    restart: launch,
+    stop: async () => {
+      await end('SIGTERM');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
