@@ -438,3 +438,39 @@ describe('metrics (§9)', () => {
     );
   });
 });
+
+describe('shutdown (§10)', () => {
+  it('tells every subscription server_shutdown and closes the socket 1001', async () => {
+    const own = await startFixture(GATEWAY_TEST_LIMITS);
+    try {
+      const board = dataOf<{ _id: string; shareToken: string }>(
+        await own.call(
+          'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+          {
+            i: {
+              title: 'Bye',
+              version: 'towpath 0.1.0',
+              visibility: 'PUBLIC',
+              datasources: [{ id: 'winder', title: 'Winder', type: 'machine' }],
+            },
+          },
+          'admin',
+        ),
+        'createDashboard',
+      );
+      const client = await connectRealtime(own.url);
+      client.send({ type: 'subscribe', id: 'm', dashboardId: board._id, datasourceId: 'winder' });
+      await client.next((m) => m.type === 'subscribed');
+      await own.ws.gateway.close();
+      expect(await client.next((m) => m.type === 'closed')).toEqual({
+        type: 'closed',
+        id: 'm',
+        reason: 'server_shutdown',
+        message: 'Server shutting down',
+      });
+      expect(await client.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
+    } finally {
+      await own.ws.dispose();
+    }
+  });
+});
