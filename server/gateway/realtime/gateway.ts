@@ -800,6 +800,8 @@ export class RealtimeGateway {
         resolve();
       });
     });
+    // A client that did not answer the close handshake within the grace period is cut off.
+    for (const ws of this.#wss.clients) ws.terminate();
   }
 }
 

@@ -438,3 +438,91 @@ describe('metrics (§9)', () => {
     );
   });
 });
+
+describe('shutdown (§10)', () => {
+  it('tells every subscription server_shutdown and closes the socket 1001', async () => {
+    const own = await startFixture(GATEWAY_TEST_LIMITS);
+    try {
+      const board = dataOf<{ _id: string; shareToken: string }>(
+        await own.call(
+          'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+          {
+            i: {
+              title: 'Bye',
+              version: 'towpath 0.1.0',
+              visibility: 'PUBLIC',
+              datasources: [{ id: 'winder', title: 'Winder', type: 'machine' }],
+            },
+          },
+          'admin',
+        ),
+        'createDashboard',
+      );
+      const client = await connectRealtime(own.url);
+      client.send({ type: 'subscribe', id: 'm', dashboardId: board._id, datasourceId: 'winder' });
+      await client.next((m) => m.type === 'subscribed');
+      await own.ws.gateway.close();
+      expect(await client.next((m) => m.type === 'closed')).toEqual({
+        type: 'closed',
+        id: 'm',
+        reason: 'server_shutdown',
+        message: 'Server shutting down',
+      });
+      expect(await client.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
+    } finally {
+      await own.ws.dispose();
+    }
+  });
+});
+
+describe('limiter scopes (§5.2)', () => {
+  it('answers 429 past the connect limit and rate_limited past the public subscribe limit', async () => {
+    const own = await startFixture({
+      GATEWAY_REALTIME_CONNECT_IP_PER_MIN: '2',
+      GATEWAY_REALTIME_PUBLIC_SUBSCRIBE_IP_PER_MIN: '1',
+    });
+    try {
+      const board = dataOf<{ _id: string }>(
+        await own.call(
+          'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id } }',
+          {
+            i: {
+              title: 'Public',
+              version: 'towpath 0.1.0',
+              visibility: 'PUBLIC',
+              datasources: [{ id: 'winder', title: 'Winder', type: 'machine' }],
+            },
+          },
+          'admin',
+        ),
+        'createDashboard',
+      );
+      const client = await connectRealtime(own.url);
+      await connectRealtime(own.url).then((c) => c.ws.terminate());
+      const refused = await rawRequest(`${own.url}/gateway/realtime`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          'sec-websocket-version': '13',
+        },
+      });
+      expect(refused.status).toBe(429);
+      expect(refused.headers['retry-after']).toMatch(/^\d+$/);
+      expect(refused.json).toMatchObject({ error: 'Too many realtime connections' });
+      for (const id of ['a', 'b'])
+        client.send({ type: 'subscribe', id, dashboardId: board._id, datasourceId: 'winder' });
+      await client.next((m) => m.id === 'a' && m.type === 'subscribed');
+      const limited = await client.next((m) => m.id === 'b');
+      expect(limited).toMatchObject({
+        type: 'closed',
+        reason: 'rate_limited',
+        message: 'Too many public realtime subscriptions',
+      });
+      expect(limited.retryAfterMs).toBeGreaterThan(0);
+      client.close();
+    } finally {
+      await own.ws.dispose();
+    }
+  });
+});
