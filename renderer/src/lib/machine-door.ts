@@ -4,6 +4,8 @@
 import { useEffect, useState } from 'react';
 import { isConnected, MACHINE_DOOR_INFO_ROUTE, MACHINE_ROUTES } from '../../../engine/machine/contract.ts';
 import type { MachineState, MachineStatus } from '../../../engine/machine/types.ts';
+import { authorizationHeader, onSessionChange } from './session.ts';
+import { type SseSubscription, subscribeEvents } from './sse.ts';
 
 export interface EstopAnswer {
   sent: boolean;
@@ -45,19 +47,46 @@ export async function emergencyStop(machineDoor: string | null): Promise<EstopAn
   return postEstop('');
 }
 
-/** The machine's state as the LAN door's events stream reports it (null until the first status). */
+/**
+ * The LAN door's machine events with the session's bearer (a signed-in LAN browser may read them),
+ * opened anew whenever the session changes: signing in after a refusal starts the stream.
+ */
+export function subscribeMachineEvents(
+  handlers: Record<string, (data: unknown) => void>,
+  onConnection?: (open: boolean) => void,
+  onRefused?: (status: number) => void,
+): SseSubscription {
+  const open = () =>
+    subscribeEvents(MACHINE_ROUTES.events, handlers, onConnection, {
+      headers: authorizationHeader,
+      ...(onRefused ? { onRefused } : {}),
+    });
+  let subscription = open();
+  const stopListening = onSessionChange(() => {
+    subscription.close();
+    subscription = open();
+  });
+  return {
+    close: () => {
+      stopListening();
+      subscription.close();
+    },
+  };
+}
+
+/** The machine's state as the LAN door's events stream reports it (null until the first status, or when refused). */
 export function useMachineState(): MachineState | null {
   const [state, setState] = useState<MachineState | null>(null);
   useEffect(() => {
-    if (typeof EventSource === 'undefined') return;
-    const source = new EventSource(MACHINE_ROUTES.events);
-    const onStatus = (event: MessageEvent<string>) =>
-      setState((JSON.parse(event.data) as MachineStatus).state);
-    const onState = (event: MessageEvent<string>) =>
-      setState((JSON.parse(event.data) as { state: MachineState }).state);
-    source.addEventListener('status', onStatus);
-    source.addEventListener('state', onState);
-    return () => source.close();
+    const subscription = subscribeMachineEvents(
+      {
+        status: (data) => setState((data as MachineStatus).state),
+        state: (data) => setState((data as { state: MachineState }).state),
+      },
+      undefined,
+      () => setState(null),
+    );
+    return () => subscription.close();
   }, []);
   return state;
 }

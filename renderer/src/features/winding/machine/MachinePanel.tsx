@@ -79,6 +79,11 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
         {status?.controller?.firmware ? ` · ${status.controller.firmware}` : ''}
         {!machine.live && ' · events reconnecting…'}
       </p>
+      {!machine.watch.allowed && (
+        <p className="machine__notice" data-testid="watch-disabled">
+          {machine.watch.reason}
+        </p>
+      )}
       {!control && (
         <p className="machine__notice" data-testid="control-disabled">
           {access.reason}

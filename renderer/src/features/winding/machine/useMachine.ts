@@ -9,8 +9,9 @@ import {
   type SerialPortList,
 } from '../../../../../engine/machine/contract.ts';
 import type { JobProgress, MachineState, MachineStatus } from '../../../../../engine/machine/types.ts';
+import { subscribeMachineEvents } from '../../../lib/machine-door.ts';
 import { RestError, requestJson } from '../../../lib/rest.ts';
-import { subscribeEvents } from '../../../lib/sse.ts';
+import { authorizationHeader } from '../../../lib/session.ts';
 
 export const LOG_LIMIT = 500;
 
@@ -32,6 +33,8 @@ export interface MachineView {
   log: LogEntry[];
   ports: SerialPortList | null;
   access: ControlAccess;
+  /** Whether this browser may watch the machine: from the LAN only when signed in. */
+  watch: ControlAccess;
   /** The last failed request's message, for the panel's alert. */
   problem: string | null;
   refreshPorts(): Promise<void>;
@@ -44,6 +47,9 @@ export interface MachineView {
   jobStarted(answer: { status: number; body: unknown }): void;
   say(text: string, kind?: LogKind): void;
 }
+
+export const SIGN_IN_REASON =
+  'Sign in to watch the machine from this browser: its state and progress are shown to signed-in users only.';
 
 const REMOTE_REASON =
   'Machine control is only allowed on the workstation itself: this browser may watch the machine but not move it.';
@@ -58,6 +64,7 @@ export function useMachine(): MachineView {
   const [log, setLog] = useState<LogEntry[]>([]);
   const [ports, setPorts] = useState<SerialPortList | null>(null);
   const [access, setAccess] = useState<ControlAccess>({ allowed: true });
+  const [watch, setWatch] = useState<ControlAccess>({ allowed: true });
   const [problem, setProblem] = useState<string | null>(null);
   const localSeq = useRef(-1);
 
@@ -73,18 +80,21 @@ export function useMachine(): MachineView {
     [append],
   );
 
+  // Status and events go with the session's bearer: a signed-in LAN browser may read them.
   const refreshStatus = useCallback(async () => {
     try {
-      setStatus(await requestJson<MachineStatus>(MACHINE_ROUTES.status));
+      setStatus(await requestJson<MachineStatus>(MACHINE_ROUTES.status, { headers: authorizationHeader() }));
+      setWatch({ allowed: true });
     } catch (error) {
-      if (error instanceof RestError && isRefused(error.status))
+      if (error instanceof RestError && error.status === 401)
+        setWatch({ allowed: false, reason: SIGN_IN_REASON });
+      else if (error instanceof RestError && isRefused(error.status))
         setAccess({ allowed: false, reason: REMOTE_REASON });
     }
   }, []);
 
   useEffect(() => {
-    const subscription = subscribeEvents(
-      MACHINE_ROUTES.events,
+    const subscription = subscribeMachineEvents(
       {
         status: (data) => setStatus(data as MachineStatus),
         state: (data) => {
@@ -128,9 +138,13 @@ export function useMachine(): MachineView {
           void refreshStatus();
         },
       },
-      (open) => {
-        setLive(open);
-        if (!open) void refreshStatus();
+      (answered) => {
+        setLive(answered);
+        if (answered) setWatch({ allowed: true });
+        else void refreshStatus();
+      },
+      (code) => {
+        if (code === 401) setWatch({ allowed: false, reason: SIGN_IN_REASON });
       },
     );
     return () => subscription.close();
@@ -183,6 +197,7 @@ export function useMachine(): MachineView {
     log,
     ports,
     access,
+    watch,
     problem,
     refreshPorts,
     connect: (request) => act(() => requestJson(MACHINE_ROUTES.connect, { method: 'POST', body: request })),
