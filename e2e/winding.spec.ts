@@ -58,6 +58,8 @@ test('every valid reference definition plans to the reference G-code and metrics
       expect(metrics.toString('utf8')).toBe(`${JSON.stringify(expected.plan)}\n`);
       const gcode = await downloaded(page, 'Save G-code');
       expect(gcode.equals(readFileSync(join(REFERENCE, name, 'expected-xab.gcode')))).toBe(true);
+      // In a browser there is no native dialog: the save is a download, and the page says so.
+      await expect(page.getByTestId('save-note')).toHaveText('Downloaded input.gcode');
     });
   }
 });

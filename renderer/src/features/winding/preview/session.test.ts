@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildPreview } from '../../../../../engine/gcode/index.ts';
 import { prepareProgram } from '../../../../../engine/machine/program.ts';
-import { gcodeName, metricsJson } from '../definition/DefinitionView.tsx';
+import { metricsJson } from '../definition/DefinitionView.tsx';
+import { gcodeName } from '../save/save-program.ts';
 import { lastVertexAtOrBefore } from '../scene/timeline.ts';
 import { PreviewClient, type ProgressReport } from './client.ts';
 import { ProgramBytes } from './program-bytes.ts';
@@ -154,6 +155,8 @@ describe('helpers', () => {
   it('names the G-code as the planner does and finds the vertex at a command', () => {
     expect(gcodeName('part.wind')).toBe('part.gcode');
     expect(gcodeName('PART.WIND')).toBe('PART.gcode');
+    expect(gcodeName('vessel.nc')).toBe('vessel.nc');
+    expect(gcodeName('notes')).toBe('notes.gcode');
     const commands = new Uint32Array([0, 1, 1, 2, 5, 5]);
     expect(lastVertexAtOrBefore(commands, 0)).toBe(0);
     expect(lastVertexAtOrBefore(commands, 1)).toBe(2);
