@@ -268,6 +268,13 @@ export class ToolpathScene {
     });
   }
 
+  /** Draws at once rather than at the next animation frame (a new program: no reason to wait). */
+  drawNow(): SceneStats {
+    this.cancelFrame?.();
+    this.cancelFrame = null;
+    return this.renderNow();
+  }
+
   renderNow(): SceneStats {
     this.renderer.info.reset();
     this.renderer.info.autoReset = false;

@@ -18,7 +18,10 @@ export class WorkerScene {
   /** The newest program's geometry: drawn now if a canvas is attached, else when one is. */
   setGeometry(geometry: ViewGeometry): void {
     this.geometry = geometry;
-    this.scene?.setGeometry(geometry);
+    if (!this.scene) return;
+    this.scene.setGeometry(geometry);
+    // The worker's frame reaches the page when this task ends; an animation frame would only add a wait.
+    this.scene.drawNow();
   }
 
   handle(request: Exclude<SceneRequest, { type: 'scene-host' }>): void {
@@ -28,8 +31,11 @@ export class WorkerScene {
         this.scene?.dispose();
         const scene = new ToolpathScene(request.canvas, this.onFrame);
         scene.resize(request.width, request.height, request.pixelRatio);
-        if (this.geometry) scene.setGeometry(this.geometry);
         this.scene = scene;
+        if (this.geometry) {
+          scene.setGeometry(this.geometry);
+          scene.drawNow();
+        }
         return;
       }
       case 'scene':
