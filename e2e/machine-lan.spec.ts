@@ -12,6 +12,7 @@ import { prepareProgram } from '../engine/machine/program.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
+import { seriousAxeViolations } from './support/axe.ts';
 
 const LAN_CLIENT = '192.168.1.20';
 const ADMIN = { email: 'operator@example.com', password: 'Winding-2026-safe!' };
@@ -23,7 +24,8 @@ const CONTROL_REASON =
   'Machine control is only allowed on the workstation itself: this browser may watch the machine but not move it.';
 const CONTROLS = ['Connect', 'Disconnect', 'Start', 'Pause job', 'Resume job', 'Cancel job'];
 
-test.use({ extraHTTPHeaders: { 'x-forwarded-for': LAN_CLIENT } });
+// bypassCSP: axe-core is injected into the page as a script.
+test.use({ extraHTTPHeaders: { 'x-forwarded-for': LAN_CLIENT }, bypassCSP: true });
 
 let core: Core;
 let lan: string;
@@ -93,6 +95,7 @@ test('a LAN browser without a session is told to sign in, and cannot read the ma
   await expect(page.getByTestId('watch-disabled')).toContainText('Sign in to watch the machine');
   await expect(page.getByTestId('machine-state')).toContainText('State: unknown');
   await expectControlsOff(page);
+  expect(await seriousAxeViolations(page)).toEqual([]);
   for (const route of ['status', 'events'] as const) {
     const response = await request.get(`${lan}${MACHINE_ROUTES[route]}`);
     expect(response.status(), route).toBe(401);
@@ -130,6 +133,9 @@ test('a signed-in LAN browser watches a running job, with its controls off; the 
   await expect(page.getByText(`of ${TOTAL.toLocaleString('en')} lines sent`)).toBeVisible();
   await expectControlsOff(page);
   await expect(page.getByTestId('job-line')).toContainText(/^Line \d+: /);
+  // Nor is an e-stop offered that the server would refuse: it is the workstation's.
+  await expect(page.getByRole('button', { name: 'Emergency stop' })).toHaveCount(0);
+  expect(await seriousAxeViolations(page)).toEqual([]);
 
   // The bearer opens only reading: every control route answers 403 to this LAN client, signed in or not.
   const bearer = { authorization: `Bearer ${token}` };

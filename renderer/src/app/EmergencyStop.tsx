@@ -1,16 +1,25 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ESTOP_SHORTCUT } from '../../../engine/machine/door.ts';
-import { emergencyStop, isConnected, useMachineDoor, useMachineState } from '../lib/machine-door.ts';
+import {
+  emergencyStop,
+  isConnected,
+  useMachineDoor,
+  useMachineState,
+  useMayControlMachine,
+} from '../lib/machine-door.ts';
 
 /**
  * "Emergency stop", on every screen while a machine is connected. A click or the shortcut sends
- * M112 to the machine process's own door, not through the core.
+ * M112 to the machine process's own door, not through the core. Not offered to a browser the
+ * server refuses control (a signed-in LAN viewer sees the machine's state): a stop button that
+ * cannot stop anything must not look like one.
  */
 export function EmergencyStop() {
   const state = useMachineState();
   const machineDoor = useMachineDoor();
+  const mayControl = useMayControlMachine();
   const [outcome, setOutcome] = useState<string | null>(null);
-  const visible = state !== null && isConnected(state);
+  const visible = state !== null && isConnected(state) && mayControl !== false;
 
   const stop = useCallback(() => {
     emergencyStop(machineDoor).then(

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import { isConnected, MACHINE_DOOR_INFO_ROUTE, MACHINE_ROUTES } from '../../../engine/machine/contract.ts';
 import type { MachineState, MachineStatus } from '../../../engine/machine/types.ts';
+import { RestError, requestJson } from './rest.ts';
 import { authorizationHeader, onSessionChange } from './session.ts';
 import { type SseSubscription, subscribeEvents } from './sse.ts';
 
@@ -89,6 +90,41 @@ export function useMachineState(): MachineState | null {
     return () => subscription.close();
   }, []);
   return state;
+}
+
+/** The server refused control to this browser: not on the workstation (403) or not addressed by a loopback name (421). */
+export function isControlRefused(status: number): boolean {
+  return status === 403 || status === 421;
+}
+
+let controlProbe: Promise<boolean> | null = null;
+
+/**
+ * Whether this browser may control the machine, asked once per page. A connect request without a
+ * port is refused before its body is read (403, or 421 for a page reached by a name other than a
+ * loopback one) when only the workstation may control the machine, and rejected as invalid (400)
+ * when control is allowed; either way nothing moves. Asked from loopback pages too: behind a
+ * reverse proxy a LAN browser's page can have a loopback address.
+ */
+export function mayControlMachine(): Promise<boolean> {
+  controlProbe ??= requestJson(MACHINE_ROUTES.connect, { method: 'POST', body: {} }).then(
+    () => true,
+    (error: unknown) => !(error instanceof RestError && isControlRefused(error.status)),
+  );
+  return controlProbe;
+}
+
+/** Whether this browser may control the machine (null until known). */
+export function useMayControlMachine(): boolean | null {
+  const [allowed, setAllowed] = useState<boolean | null>(null);
+  useEffect(() => {
+    let live = true;
+    void mayControlMachine().then((answer) => live && setAllowed(answer));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return allowed;
 }
 
 /** The machine door's URL for this page, asked once. */

@@ -73,14 +73,14 @@ describe('machine panel', () => {
     expect(progress.max).toBe(1000);
     expect(screen.getByText(/120 of 1,000 lines sent/)).toBeTruthy();
     const log = screen.getByRole('log', { name: 'Machine log' });
-    expect(log.children).toHaveLength(3);
+    expect(log.querySelectorAll('li')).toHaveLength(3);
     fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'problems' } });
-    expect([...log.children].map((li) => li.textContent?.slice(2))).toEqual([
+    expect([...log.querySelectorAll('li')].map((li) => li.textContent?.slice(2))).toEqual([
       'Resend: 7',
       'checksum mismatch',
     ]);
     fireEvent.change(screen.getByLabelText('Filter log'), { target: { value: 'checksum' } });
-    expect(log.children).toHaveLength(1);
+    expect(log.querySelectorAll('li')).toHaveLength(1);
   });
 
   it('ready: start on; paused: resume on', () => {

@@ -9,7 +9,7 @@ import {
   type SerialPortList,
 } from '../../../../../engine/machine/contract.ts';
 import type { JobProgress, MachineState, MachineStatus } from '../../../../../engine/machine/types.ts';
-import { subscribeMachineEvents } from '../../../lib/machine-door.ts';
+import { isControlRefused, mayControlMachine, subscribeMachineEvents } from '../../../lib/machine-door.ts';
 import { RestError, requestJson } from '../../../lib/rest.ts';
 import { authorizationHeader } from '../../../lib/session.ts';
 
@@ -88,7 +88,7 @@ export function useMachine(): MachineView {
     } catch (error) {
       if (error instanceof RestError && error.status === 401)
         setWatch({ allowed: false, reason: SIGN_IN_REASON });
-      else if (error instanceof RestError && isRefused(error.status))
+      else if (error instanceof RestError && isControlRefused(error.status))
         setAccess({ allowed: false, reason: REMOTE_REASON });
     }
   }, []);
@@ -150,16 +150,14 @@ export function useMachine(): MachineView {
     return () => subscription.close();
   }, [append, refreshStatus]);
 
-  // Find out whether control is open to this browser. A connect request without a port is refused
-  // before its body is read (403, or 421 for a page reached by a name other than a loopback one)
-  // when only the workstation may control the machine, and rejected as invalid (400) when control
-  // is allowed; either way nothing moves. Asked from loopback pages too: behind a reverse proxy a
-  // LAN browser's page can have a loopback address.
   useEffect(() => {
-    requestJson(MACHINE_ROUTES.connect, { method: 'POST', body: {} }).catch((error: unknown) => {
-      if (error instanceof RestError && isRefused(error.status))
-        setAccess({ allowed: false, reason: REMOTE_REASON });
+    let live = true;
+    void mayControlMachine().then((allowed) => {
+      if (live && !allowed) setAccess({ allowed: false, reason: REMOTE_REASON });
     });
+    return () => {
+      live = false;
+    };
   }, []);
 
   const act = useCallback(
@@ -170,7 +168,7 @@ export function useMachine(): MachineView {
         if (result && typeof result === 'object' && 'state' in result) setStatus(result as MachineStatus);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (error instanceof RestError && isRefused(error.status))
+        if (error instanceof RestError && isControlRefused(error.status))
           setAccess({ allowed: false, reason: REMOTE_REASON });
         setProblem(message);
         say(message, 'error');
@@ -215,15 +213,10 @@ export function useMachine(): MachineView {
       }
       const detail = (answer.body as { detail?: unknown } | null)?.detail;
       const message = typeof detail === 'string' ? detail : `The job was refused (HTTP ${answer.status})`;
-      if (isRefused(answer.status)) setAccess({ allowed: false, reason: REMOTE_REASON });
+      if (isControlRefused(answer.status)) setAccess({ allowed: false, reason: REMOTE_REASON });
       setProblem(message);
       say(message, 'error');
     },
     say,
   };
-}
-
-/** The server refused control to this browser: not on the workstation (403) or not addressed by a loopback name (421). */
-function isRefused(status: number): boolean {
-  return status === 403 || status === 421;
 }
