@@ -5,6 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { buildPreview } from '../engine/gcode/index.ts';
+import { planChunks } from '../engine/plan/index.ts';
+import { parseWindDefinition } from '../engine/wind/index.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 
@@ -74,6 +76,51 @@ test('the xyz axis format re-plans to the xyz reference', async ({ page }) => {
   expect(metrics.axisFormat).toBe('xyz');
   const gcode = await downloaded(page, 'Save G-code');
   expect(gcode.equals(readFileSync(join(REFERENCE, 'simple_cylinder', 'expected-xyz.gcode')))).toBe(true);
+});
+
+/** What `towpath plan --verbose` writes for a definition: the same engine, run here in Node. */
+function verbosePlan(path: string): Buffer {
+  const definition = parseWindDefinition(new Uint8Array(readFileSync(path)), 'input.wind');
+  const plan = planChunks(definition, { axisFormat: 'xab', verbose: true });
+  const chunks: Buffer[] = [];
+  // The planner reuses its chunk buffer: each chunk is copied as it comes.
+  for (let step = plan.next(); !step.done; step = plan.next()) chunks.push(Buffer.from(step.value));
+  return Buffer.concat(chunks);
+}
+
+test('verbose comments re-plan to what `towpath plan --verbose` writes', async ({ page }) => {
+  const input = join(REFERENCE, 'multi_layer', 'input.wind');
+  await page.goto(`${core.lan}/winding`);
+  await openFile(page, input);
+  await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
+  await page.getByLabel('Verbose comments').check();
+  await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
+  const gcode = await downloaded(page, 'Save G-code');
+  expect(gcode.toString('utf8')).toContain('; Verbose output enabled');
+  expect(gcode.equals(verbosePlan(input))).toBe(true);
+});
+
+test('a file dropped on the page opens, and the recent list opens it again', async ({ page }) => {
+  await page.goto(`${core.lan}/winding`);
+  const wind = readFileSync(join(REFERENCE, 'simple_cylinder', 'input.wind'), 'utf8');
+  const dataTransfer = await page.evaluateHandle((text) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([text], 'dropped.wind'));
+    return transfer;
+  }, wind);
+  await page.locator('section.winding').dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByRole('heading', { level: 2, name: 'dropped.wind' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
+
+  await openFile(page, join(REFERENCE, 'multi_layer', 'input.wind'));
+  await expect(page.getByRole('heading', { level: 2, name: 'input.wind' })).toBeVisible();
+  await page
+    .getByRole('navigation', { name: 'Recent files' })
+    .getByRole('button', { name: /^dropped\.wind/ })
+    .click();
+  await expect(page.getByRole('heading', { level: 2, name: 'dropped.wind' })).toBeVisible();
+  const metrics = JSON.parse((await downloaded(page, 'Download metrics')).toString('utf8'));
+  expect(metrics).toEqual(expectedOf('simple_cylinder').plan);
 });
 
 test('invalid definitions show the exact error', async ({ page }) => {

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSseParser, type SseEvent, subscribeEvents } from './sse.ts';
+import { createSseParser, MAX_EVENT_CHARS, type SseEvent, SseOverflowError, subscribeEvents } from './sse.ts';
 
 describe('event-stream parser', () => {
   it('gives the same events however the text is cut, with CR, LF or CRLF line ends', () => {
@@ -39,6 +39,19 @@ describe('event-stream parser', () => {
     expect(events).toEqual([]);
     parser.push('\n');
     expect(events).toEqual([{ type: 'progress', data: '{"line":3}', id: '' }]);
+  });
+});
+
+describe('event-stream limits', () => {
+  it('refuses a line or an event longer than the limit instead of keeping it all', () => {
+    const line = createSseParser(() => {});
+    line.push('data: ');
+    expect(() => line.push('x'.repeat(MAX_EVENT_CHARS))).toThrow(SseOverflowError);
+    const event = createSseParser(() => {});
+    const chunk = `data: ${'y'.repeat(1000)}\n`;
+    expect(() => {
+      for (let k = 0; k < MAX_EVENT_CHARS / 1000 + 2; k++) event.push(chunk);
+    }).toThrow(SseOverflowError);
   });
 });
 
@@ -143,5 +156,29 @@ describe('subscribeEvents over HTTP', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(requests).toBe(3);
     expect(received).toEqual([{ state: 'ready' }]);
+  });
+
+  it('drops a stream whose event never ends, and carries on with a new connection', async () => {
+    let requests = 0;
+    const url = await serve((_request, response) => {
+      requests++;
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (requests === 1) {
+        // A hostile or broken upstream: one data line, 2 MiB and growing, never finished.
+        response.write('event: status\ndata: ');
+        const piece = 'z'.repeat(64 * 1024);
+        for (let k = 0; k < 32; k++) response.write(piece);
+        return;
+      }
+      response.write('event: status\ndata: {"state":"ready"}\n\n');
+    });
+    const received: unknown[] = [];
+    const subscription = subscribeEvents(url, { status: (data) => received.push(data) }, undefined, {
+      retryMs: 5,
+    });
+    await until(() => received.length === 1);
+    subscription.close();
+    expect(received).toEqual([{ state: 'ready' }]);
+    expect(requests).toBe(2);
   });
 });

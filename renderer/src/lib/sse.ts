@@ -24,15 +24,26 @@ export interface SseOptions {
 }
 
 const DEFAULT_RETRY_MS = 2_000;
+/** The most text one event (or one unfinished line) may hold: a stream that exceeds it is dropped. */
+export const MAX_EVENT_CHARS = 1 << 20;
+
+export class SseOverflowError extends Error {
+  constructor() {
+    super(`an event longer than ${MAX_EVENT_CHARS} characters`);
+    this.name = 'SseOverflowError';
+  }
+}
 
 /**
  * The event-stream format's parser (WHATWG HTML §9.2.6): feed it decoded text in any pieces; it calls
- * `dispatch` once per complete event and `retry` when the server sets a reconnection time.
+ * `dispatch` once per complete event and `retry` when the server sets a reconnection time. An event
+ * or line longer than MAX_EVENT_CHARS throws SseOverflowError rather than grow without bound.
  */
 export function createSseParser(dispatch: (event: SseEvent) => void, retry?: (ms: number) => void) {
   let buffer = '';
   let type = '';
   let data: string[] = [];
+  let dataChars = 0;
   let lastId = '';
   // A CR at the end of one piece may be the first half of a CRLF in the next.
   let pendingCr = false;
@@ -42,6 +53,7 @@ export function createSseParser(dispatch: (event: SseEvent) => void, retry?: (ms
       if (data.length > 0) dispatch({ type: type || 'message', data: data.join('\n'), id: lastId });
       type = '';
       data = [];
+      dataChars = 0;
       return;
     }
     if (text.startsWith(':')) return;
@@ -50,8 +62,11 @@ export function createSseParser(dispatch: (event: SseEvent) => void, retry?: (ms
     let value = colon === -1 ? '' : text.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
     if (field === 'event') type = value;
-    else if (field === 'data') data.push(value);
-    else if (field === 'id' && !value.includes('\0')) lastId = value;
+    else if (field === 'data') {
+      dataChars += value.length + 1;
+      if (dataChars > MAX_EVENT_CHARS) throw new SseOverflowError();
+      data.push(value);
+    } else if (field === 'id' && !value.includes('\0')) lastId = value;
     else if (field === 'retry' && /^\d+$/.test(value)) retry?.(Number(value));
   };
 
@@ -63,12 +78,13 @@ export function createSseParser(dispatch: (event: SseEvent) => void, retry?: (ms
       buffer += rest;
       for (;;) {
         const end = buffer.search(/[\r\n]/);
-        if (end === -1) return;
+        if (end === -1) break;
         const crlf = buffer[end] === '\r' && buffer[end + 1] === '\n';
         if (buffer[end] === '\r' && end === buffer.length - 1) pendingCr = true;
         line(buffer.slice(0, end));
         buffer = buffer.slice(end + (crlf ? 2 : 1));
       }
+      if (buffer.length > MAX_EVENT_CHARS) throw new SseOverflowError();
     },
     get lastEventId(): string {
       return lastId;
@@ -85,26 +101,27 @@ export function subscribeEvents(
   const abort = new AbortController();
   let retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const parser = createSseParser(
-    (event) => {
-      const handler = handlers[event.type];
-      if (!handler) return;
-      let data: unknown;
-      try {
-        data = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      handler(data);
-    },
-    (ms) => {
-      retryMs = ms;
-    },
-  );
+  let lastEventId = '';
+  const dispatch = (event: SseEvent) => {
+    lastEventId = event.id;
+    const handler = handlers[event.type];
+    if (!handler) return;
+    let data: unknown;
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    handler(data);
+  };
 
   const connect = async (): Promise<void> => {
     const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers?.() };
-    if (parser.lastEventId !== '') headers['last-event-id'] = parser.lastEventId;
+    if (lastEventId !== '') headers['last-event-id'] = lastEventId;
+    // A fresh parser per connection: a half-received event from a broken one is not continued.
+    const parser = createSseParser(dispatch, (ms) => {
+      retryMs = ms;
+    });
     let response: Response;
     try {
       response = await fetch(url, { headers, cache: 'no-store', signal: abort.signal });
@@ -130,7 +147,8 @@ export function subscribeEvents(
         parser.push(value);
       }
     } catch {
-      // The connection broke (or was closed by us); either way the stream is over.
+      // The connection broke, was closed by us, or sent an event too long to keep: the stream is over.
+      await reader.cancel().catch(() => {});
     }
     return again();
   };
