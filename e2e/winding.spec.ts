@@ -227,6 +227,7 @@ test('the 3D view draws the engine geometry, and scrubbing to the middle draws h
   await expect(view).toHaveAttribute('data-drawn-by', 'worker');
   await expect(view).toHaveAttribute('data-drawn-vertices', String(preview.vertexCount));
   await expect(view).toHaveAttribute('data-done-vertices', String(preview.vertexCount));
+  await expect(view).toHaveAttribute('data-path-uploads', '3');
   const full = await settledPicture(page);
   expect(full.ink, JSON.stringify(full)).toBeGreaterThan(0.01);
   expect(full.done, JSON.stringify(full)).toBeGreaterThan(0.002);
@@ -246,6 +247,8 @@ test('the 3D view draws the engine geometry, and scrubbing to the middle draws h
   expect(ratio).toBeLessThan(0.7);
   // Still the whole path drawn: done and pending differ only in colour.
   await expect(view).toHaveAttribute('data-drawn-vertices', String(preview.vertexCount));
+  // Scrubbing changed a uniform only: the three vertex buffers went to the GPU once, at the start.
+  await expect(view).toHaveAttribute('data-path-uploads', '3');
   // The readout follows the scrub position.
   await expect(page.getByTestId('readout')).toContainText('G0');
 

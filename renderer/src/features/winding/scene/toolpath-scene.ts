@@ -64,6 +64,11 @@ export interface SceneStats {
   /** Vertices at or before the scrub position. */
   doneVertices: number;
   frames: number;
+  /**
+   * Times the path's vertex buffers were sent to the GPU (three's upload callback, fired on the
+   * first upload and on every update): 3 per program, however much the view is scrubbed.
+   */
+  pathUploads: number;
 }
 
 /** The next animation frame: workers have requestAnimationFrame in Chromium, a timer elsewhere. */
@@ -92,7 +97,7 @@ export class ToolpathScene {
   private bounds = new Sphere(new Vector3(), 1);
   private cancelFrame: (() => void) | null = null;
   private scrub = Number.POSITIVE_INFINITY;
-  private stats: SceneStats = { drawnVertices: 0, doneVertices: 0, frames: 0 };
+  private stats: SceneStats = { drawnVertices: 0, doneVertices: 0, frames: 0, pathUploads: 0 };
   private readonly onFrame: ((stats: SceneStats) => void) | undefined;
 
   constructor(canvas: HTMLCanvasElement | OffscreenCanvas, onFrame?: (stats: SceneStats) => void) {
@@ -127,6 +132,11 @@ export class ToolpathScene {
     g.setAttribute('position', new BufferAttribute(geometry.positions, 3));
     g.setAttribute('command', new BufferAttribute(geometry.commandIndex, 1));
     g.setAttribute('layer', new BufferAttribute(geometry.layerOf, 1));
+    this.stats.pathUploads = 0;
+    for (const attribute of Object.values(g.attributes))
+      (attribute as BufferAttribute).onUpload(() => {
+        this.stats.pathUploads++;
+      });
     g.boundingSphere = null;
     this.path = new Line(g, this.material);
     this.path.frustumCulled = false;
@@ -285,6 +295,7 @@ export class ToolpathScene {
       drawnVertices: this.path && segments > 0 ? segments + 1 : 0,
       doneVertices: this.stats.doneVertices,
       frames: this.stats.frames + 1,
+      pathUploads: this.stats.pathUploads,
     };
     this.onFrame?.(this.stats);
     return this.stats;

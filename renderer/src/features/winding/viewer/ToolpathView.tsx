@@ -22,7 +22,12 @@ export interface ToolpathViewProps {
 export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProps) {
   const surfaceRef = useRef<HTMLDivElement>(null);
   const sceneRef = useRef<SceneHost | null>(null);
-  const [stats, setStats] = useState<SceneStats>({ drawnVertices: 0, doneVertices: 0, frames: 0 });
+  const [stats, setStats] = useState<SceneStats>({
+    drawnVertices: 0,
+    doneVertices: 0,
+    frames: 0,
+    pathUploads: 0,
+  });
   const [sceneProblem, setSceneProblem] = useState<string | null>(null);
   const [scrub, setScrub] = useState(geometry.commandCount);
   const [playing, setPlaying] = useState(false);
@@ -142,6 +147,7 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
         data-done-vertices={stats.doneVertices}
         data-vertex-count={geometry.vertexCount}
         data-frames={stats.frames}
+        data-path-uploads={stats.pathUploads}
         data-drawn-by={client.drawsScene ? 'worker' : 'page'}
       >
         {/* The canvas is made by mountScene: one per mount, as a canvas can be handed to a worker only once. */}
