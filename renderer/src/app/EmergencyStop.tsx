@@ -1,12 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ESTOP_SHORTCUT } from '../../../engine/machine/door.ts';
-import {
-  emergencyStop,
-  isConnected,
-  useMachineDoor,
-  useMachineState,
-  useMayControlMachine,
-} from '../lib/machine-door.ts';
+import { emergencyStop, isConnected, useMachineDoor, useMachineState } from '../lib/machine-door.ts';
 
 /**
  * "Emergency stop", on every screen while a machine is connected. A click or the shortcut sends
@@ -16,10 +10,10 @@ import {
  */
 export function EmergencyStop() {
   const state = useMachineState();
-  const machineDoor = useMachineDoor();
-  const mayControl = useMayControlMachine();
+  const door = useMachineDoor();
+  const machineDoor = door?.url ?? null;
   const [outcome, setOutcome] = useState<string | null>(null);
-  const visible = state !== null && isConnected(state) && mayControl !== false;
+  const visible = state !== null && isConnected(state) && door?.control !== false;
 
   const stop = useCallback(() => {
     emergencyStop(machineDoor).then(

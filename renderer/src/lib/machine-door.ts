@@ -2,9 +2,13 @@
 // machine door listens, and the e-stop goes there directly (CORS, its preflight cached), so it
 // never waits on the core. Whether a machine is connected comes from the LAN door's events stream.
 import { useEffect, useState } from 'react';
-import { isConnected, MACHINE_DOOR_INFO_ROUTE, MACHINE_ROUTES } from '../../../engine/machine/contract.ts';
+import {
+  isConnected,
+  MACHINE_DOOR_INFO_ROUTE,
+  MACHINE_ROUTES,
+  type MachineDoorInfo,
+} from '../../../engine/machine/contract.ts';
 import type { MachineState, MachineStatus } from '../../../engine/machine/types.ts';
-import { RestError, requestJson } from './rest.ts';
 import { authorizationHeader, onSessionChange } from './session.ts';
 import { type SseSubscription, subscribeEvents } from './sse.ts';
 
@@ -13,12 +17,28 @@ export interface EstopAnswer {
   status: MachineStatus;
 }
 
-/** The machine door's URL, or null for a page that is not on the workstation. */
-export async function fetchMachineDoor(signal?: AbortSignal): Promise<string | null> {
-  const response = await fetch(MACHINE_DOOR_INFO_ROUTE, { cache: 'no-store', ...(signal ? { signal } : {}) });
-  if (!response.ok) return null;
-  const { url } = (await response.json()) as { url: string | null };
-  return url;
+/** What a page that cannot ask is told: no machine door, and control as the server will decide it. */
+const UNKNOWN: MachineDoorInfo = { url: null, control: true };
+let doorInfo: Promise<MachineDoorInfo> | null = null;
+
+/**
+ * Where the machine door is (null for a page not on the workstation) and whether this browser may
+ * control the machine, asked once per page; an answer that did not come is asked for again later.
+ * A page reached by a name the control routes refuse (421) may not control either.
+ */
+export function fetchMachineDoor(): Promise<MachineDoorInfo> {
+  doorInfo ??= fetch(MACHINE_DOOR_INFO_ROUTE, { cache: 'no-store' }).then(
+    async (response) => {
+      if (response.ok) return (await response.json()) as MachineDoorInfo;
+      doorInfo = null;
+      return isControlRefused(response.status) ? { url: null, control: false } : UNKNOWN;
+    },
+    () => {
+      doorInfo = null;
+      return UNKNOWN;
+    },
+  );
+  return doorInfo;
 }
 
 async function postEstop(base: string): Promise<EstopAnswer> {
@@ -97,45 +117,17 @@ export function isControlRefused(status: number): boolean {
   return status === 403 || status === 421;
 }
 
-let controlProbe: Promise<boolean> | null = null;
-
-/**
- * Whether this browser may control the machine, asked once per page. A connect request without a
- * port is refused before its body is read (403, or 421 for a page reached by a name other than a
- * loopback one) when only the workstation may control the machine, and rejected as invalid (400)
- * when control is allowed; either way nothing moves. Asked from loopback pages too: behind a
- * reverse proxy a LAN browser's page can have a loopback address.
- */
-export function mayControlMachine(): Promise<boolean> {
-  controlProbe ??= requestJson(MACHINE_ROUTES.connect, { method: 'POST', body: {} }).then(
-    () => true,
-    (error: unknown) => !(error instanceof RestError && isControlRefused(error.status)),
-  );
-  return controlProbe;
-}
-
-/** Whether this browser may control the machine (null until known). */
-export function useMayControlMachine(): boolean | null {
-  const [allowed, setAllowed] = useState<boolean | null>(null);
+/** The machine door and whether this browser may control the machine (null until known). */
+export function useMachineDoor(): MachineDoorInfo | null {
+  const [info, setInfo] = useState<MachineDoorInfo | null>(null);
   useEffect(() => {
     let live = true;
-    void mayControlMachine().then((answer) => live && setAllowed(answer));
+    void fetchMachineDoor().then((answer) => live && setInfo(answer));
     return () => {
       live = false;
     };
   }, []);
-  return allowed;
-}
-
-/** The machine door's URL for this page, asked once. */
-export function useMachineDoor(): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    const abort = new AbortController();
-    fetchMachineDoor(abort.signal).then(setUrl, () => setUrl(null));
-    return () => abort.abort();
-  }, []);
-  return url;
+  return info;
 }
 
 export { isConnected };

@@ -9,7 +9,7 @@ import {
   type SerialPortList,
 } from '../../../../../engine/machine/contract.ts';
 import type { JobProgress, MachineState, MachineStatus } from '../../../../../engine/machine/types.ts';
-import { isControlRefused, mayControlMachine, subscribeMachineEvents } from '../../../lib/machine-door.ts';
+import { fetchMachineDoor, isControlRefused, subscribeMachineEvents } from '../../../lib/machine-door.ts';
 import { RestError, requestJson } from '../../../lib/rest.ts';
 import { authorizationHeader } from '../../../lib/session.ts';
 
@@ -150,10 +150,13 @@ export function useMachine(): MachineView {
     return () => subscription.close();
   }, [append, refreshStatus]);
 
+  // Whether this browser may control the machine: the LAN door says so by the rule its control
+  // routes apply (a LAN browser behind a reverse proxy can have a loopback address, so the page's
+  // own address proves nothing).
   useEffect(() => {
     let live = true;
-    void mayControlMachine().then((allowed) => {
-      if (live && !allowed) setAccess({ allowed: false, reason: REMOTE_REASON });
+    void fetchMachineDoor().then(({ control }) => {
+      if (live && !control) setAccess({ allowed: false, reason: REMOTE_REASON });
     });
     return () => {
       live = false;
