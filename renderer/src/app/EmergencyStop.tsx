@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useLayoutEffect, useState } from 'react';
 import { ESTOP_SHORTCUT } from '../../../engine/machine/door.ts';
 import { emergencyStop, isConnected, useMachineDoor, useMachineState } from '../lib/machine-door.ts';
 
@@ -22,7 +22,8 @@ export function EmergencyStop() {
     );
   }, [machineDoor]);
 
-  useEffect(() => {
+  // A layout effect: the shortcut works from the moment the button is on screen, not a moment later.
+  useLayoutEffect(() => {
     if (!visible) return;
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.key.toUpperCase() === 'E') {
