@@ -1,5 +1,5 @@
 // The machine panel in Chromium against a real core and the fake Marlin on a socat pseudo-terminal
-// pair: connect by typed path, stream a reference program, pause, resume, cancel.
+// pair: connect by typed path, stream a reference program, pause, resume, cancel, e-stop.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -31,7 +31,9 @@ test.afterAll(async () => {
   expect(await core.stop()).toBe(0);
 });
 
-test('connect by typed path, stream a reference program, pause, resume and cancel', async ({ page }) => {
+test('connect by typed path, stream a reference program, pause, resume, cancel and e-stop', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize({ width: 1280, height: 1000 });
   await page.goto(`${core.lan}/winding`);
@@ -92,6 +94,17 @@ test('connect by typed path, stream a reference program, pause, resume and cance
 
   await page.getByRole('button', { name: 'Disconnect' }).click();
   await expect(state).toHaveAttribute('data-state', 'idle');
+
+  // Connected again and streaming, the e-stop on this screen halts it: the controller gets M112
+  // and the panel shows the halted state.
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(state).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await expect(state).toHaveAttribute('data-state', 'streaming');
+  await page.getByRole('button', { name: 'Emergency stop' }).click();
+  await expect.poll(() => marlin.fake.unframed.includes('M112')).toBe(true);
+  await expect(state).toHaveAttribute('data-state', 'error');
+  await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeDisabled();
 });
 
 test.describe('accessibility', () => {

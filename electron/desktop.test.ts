@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTempDir } from '../server/testing/workstation.ts';
@@ -243,5 +243,47 @@ describe('desktop main process', () => {
     expect(new TextDecoder().decode(rest.bytes)).toBe('1\nG0 X2\n');
     await expect(read({}, other, 0, 4)).rejects.toThrow('Only a file the operator opened');
     await expect(read({}, chosen, -1, 4)).rejects.toThrow('offset');
+  });
+
+  it('lets the page write, in pieces and in order, only the file chosen in the save dialog', async () => {
+    const dir = await makeTempDir('towpath-desktop-');
+    const target = join(dir, 'vessel.gcode');
+    await writeFile(target, 'the previous program\n');
+    const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    stopCore = desktop?.workstation.stop;
+    const write = handlerOf('towpath:write-file');
+    const bytes = (text: string) => new TextEncoder().encode(text);
+    await expect(write({}, target, bytes('G0'), { offset: 0, last: true })).rejects.toThrow(
+      'Only the file chosen in the save dialog can be written',
+    );
+
+    fake.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+    await handlerOf('towpath:save-file')({ sender: {} }, { kind: 'gcode' });
+    await write({}, target, bytes('G0 X1\n'), { offset: 0, last: false });
+    // Until the last piece the previous file stays as it was.
+    expect(await readFile(target, 'utf8')).toBe('the previous program\n');
+    await write({}, target, bytes('G0 X2\n'), { offset: 6, last: true });
+    expect(await readFile(target, 'utf8')).toBe('G0 X1\nG0 X2\n');
+    expect(await readdir(dir)).toEqual(['vessel.gcode']);
+    // Done: writing again needs the dialog again.
+    await expect(write({}, target, bytes('x'), { offset: 0, last: true })).rejects.toThrow('save dialog');
+
+    fake.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+    await handlerOf('towpath:save-file')({ sender: {} }, { kind: 'gcode' });
+    await write({}, target, bytes('G1'), { offset: 0, last: false });
+    await expect(write({}, target, bytes('G2'), { offset: 5, last: true })).rejects.toThrow(
+      'does not follow the 2 bytes written',
+    );
+    // The broken save left the saved program alone and no partial file behind.
+    expect(await readFile(target, 'utf8')).toBe('G0 X1\nG0 X2\n');
+    expect(await readdir(dir)).toEqual(['vessel.gcode']);
+    await expect(write({}, target, 'text', { offset: 0, last: true })).rejects.toThrow('save dialog');
+
+    fake.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+    await handlerOf('towpath:save-file')({ sender: {} }, { kind: 'gcode' });
+    await expect(write({}, target, 'text', { offset: 0, last: true })).rejects.toThrow('Uint8Array');
+    fake.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+    await handlerOf('towpath:save-file')({ sender: {} }, { kind: 'gcode' });
+    await expect(write({}, target, bytes('x'), { offset: -1, last: true })).rejects.toThrow('offset');
   });
 });

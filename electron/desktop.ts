@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   app,
@@ -32,6 +32,8 @@ import {
   type RecentFile,
   SAVE_FILE_CHANNEL,
   type SaveFileResult,
+  WRITE_FILE_CHANNEL,
+  WRITE_FILE_MAX_BYTES,
 } from './preload-api.ts';
 import { RecentFiles } from './recent-files.ts';
 import { createMainWindow, hardenSession } from './window.ts';
@@ -190,7 +192,26 @@ export async function startDesktop({
     if (!result.canceled) opened(kind as OpenFileKind, result.path);
     return result;
   });
-  ipcMain.handle(SAVE_FILE_CHANNEL, (event, options: unknown) => saveFile(event.sender, options));
+  /** Paths the operator chose in the save dialog and the page has not finished writing yet. */
+  const saving = new Set<string>();
+  ipcMain.handle(SAVE_FILE_CHANNEL, async (event, options: unknown) => {
+    const result = await saveFile(event.sender, options);
+    if (!result.canceled) saving.add(result.path);
+    return result;
+  });
+  ipcMain.handle(WRITE_FILE_CHANNEL, async (_event, path: unknown, bytes: unknown, at: unknown) => {
+    if (typeof path !== 'string' || !saving.has(path))
+      throw new Error('Only the file chosen in the save dialog can be written');
+    try {
+      await writeChosenFile(path, bytes, at);
+    } catch (error) {
+      // A broken save starts over from the dialog; the partial file goes.
+      saving.delete(path);
+      await rm(partPath(path), { force: true });
+      throw error;
+    }
+    if ((at as { last: boolean }).last) saving.delete(path);
+  });
   ipcMain.handle(RECENT_FILES_CHANNEL, () => recent.list());
   ipcMain.handle(READ_FILE_CHANNEL, (_event, path: unknown, offset: unknown, length: unknown) =>
     readOpenedFile(
@@ -282,6 +303,33 @@ function fail(error: unknown): undefined {
   dialog.showErrorBox('Towpath cannot start', message);
   app.exit(1);
   return undefined;
+}
+
+/** Where a save is gathered until its last piece: beside the target, so the final rename stays on one disk. */
+function partPath(path: string): string {
+  return `${path}.towpath-part`;
+}
+
+async function writeChosenFile(path: string, bytes: unknown, at: unknown): Promise<void> {
+  if (!(bytes instanceof Uint8Array)) throw new Error('bytes must be a Uint8Array');
+  if (bytes.length > WRITE_FILE_MAX_BYTES)
+    throw new Error(`a piece may hold at most ${WRITE_FILE_MAX_BYTES} bytes`);
+  const { offset, last } = (at ?? {}) as { offset?: unknown; last?: unknown };
+  if (!Number.isSafeInteger(offset) || (offset as number) < 0)
+    throw new Error('offset must be a whole number ≥ 0');
+  if (typeof last !== 'boolean') throw new Error('last must be true or false');
+  const part = partPath(path);
+  const handle = await open(part, offset === 0 ? 'w' : 'r+');
+  try {
+    // Pieces arrive in order: a gap or an overlap means the page lost track, and the save fails.
+    const { size } = await handle.stat();
+    if (size !== offset) throw new Error(`the piece at ${offset} does not follow the ${size} bytes written`);
+    await handle.write(bytes, 0, bytes.length, offset as number);
+    if (last) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  if (last) await rename(part, path);
 }
 
 async function readOpenedFile(

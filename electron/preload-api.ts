@@ -38,6 +38,12 @@ export interface TowpathDesktopApi {
    * programs in chunks. Optional: shells older than the Winding area lack it.
    */
   readFile?(path: string, offset: number, length: number): Promise<FileChunk>;
+  /**
+   * Writes the file the operator just chose in the save dialog, piece by piece in order (`offset` 0
+   * starts it afresh); the last piece puts it in place whole, so a failed save never leaves half a
+   * program under the chosen name. Any other path is refused. Optional: older shells lack it.
+   */
+  writeFile?(path: string, bytes: Uint8Array, at: { offset: number; last: boolean }): Promise<void>;
 }
 
 export interface FileChunk {
@@ -48,6 +54,10 @@ export interface FileChunk {
 export const READ_FILE_CHANNEL = 'towpath:read-file';
 /** The most a single readFile call returns. */
 export const READ_FILE_MAX_BYTES = 16 * 1024 * 1024;
+
+export const WRITE_FILE_CHANNEL = 'towpath:write-file';
+/** The most a single writeFile call takes. */
+export const WRITE_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 export const OPEN_FILE_CHANNEL = 'towpath:open-file';
 export const SAVE_FILE_CHANNEL = 'towpath:save-file';

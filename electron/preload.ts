@@ -10,6 +10,7 @@ import {
   RECENT_FILES_CHANNEL,
   SAVE_FILE_CHANNEL,
   type TowpathDesktopApi,
+  WRITE_FILE_CHANNEL,
 } from './preload-api.ts';
 
 const api: TowpathDesktopApi = {
@@ -19,6 +20,7 @@ const api: TowpathDesktopApi = {
   recentFiles: () => ipcRenderer.invoke(RECENT_FILES_CHANNEL),
   readFile: (path: string, offset: number, length: number) =>
     ipcRenderer.invoke(READ_FILE_CHANNEL, path, offset, length),
+  writeFile: (path, bytes, at) => ipcRenderer.invoke(WRITE_FILE_CHANNEL, path, bytes, at),
   onMenuCommand: (listener) => {
     // The page gets the command only, never the IPC event (it would expose ipcRenderer).
     const forward = (_event: unknown, command: MenuCommand) => listener(command);

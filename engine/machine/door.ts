@@ -24,11 +24,14 @@ export const MACHINE_ROUTES = {
 
 /**
  * LAN door only: where a client on the workstation finds the machine door (the renderer's e-stop
- * goes there directly, so it never waits on the core). `{url: null}` to anyone else.
+ * goes there directly, so it never waits on the core) — `url: null` to anyone else — and whether
+ * this client may control the machine, decided by the rule the control routes apply.
  */
 export const MACHINE_DOOR_INFO_ROUTE = '/api/machine/door';
 export interface MachineDoorInfo {
   url: string | null;
+  /** Start, pause, stop… are open to this client (on the workstation, or MACHINE_REMOTE_CONTROL=1). */
+  control: boolean;
 }
 
 /** The machine process's own routes for the cores attached to it (not forwarded). */

@@ -16,13 +16,15 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 
-async function rig(): Promise<{ ws: TestWorkstation; lanDoor: FastifyInstance; token: string }> {
+async function rig(
+  allowRemote = false,
+): Promise<{ ws: TestWorkstation; lanDoor: FastifyInstance; token: string }> {
   const ws = await startTestWorkstation({ CREATE_ADMIN: 'true', ADMIN_EMAIL, ADMIN_PASSWORD: PASSWORD });
   cleanups.push(() => ws.dispose());
   const lanDoor = createHttpApp(pino({ level: 'silent' }), 'lan');
   await lanDoor.register(machineForwardRoutes, {
     machineUrl: () => ws.urls.machine,
-    allowRemote: () => false,
+    allowRemote: () => allowRemote,
     isSignedIn: signedInUser(ws.dashboardApi.services),
   });
   cleanups.push(() => lanDoor.close());
@@ -83,13 +85,19 @@ describe('/api/machine/* on the LAN door', () => {
     }
     expect((await remote('GET', '/api/machine/ports', `Bearer ${token}`)).statusCode).toBe(403);
     // Where the machine door is, is for the workstation only.
-    expect((await remote('GET', '/api/machine/door')).json()).toEqual({ url: null });
+    expect((await remote('GET', '/api/machine/door')).json()).toEqual({ url: null, control: false });
+  });
+
+  it('tells a page whether it may control: with MACHINE_REMOTE_CONTROL=1 a LAN page may, without the door URL', async () => {
+    const { lanDoor } = await rig(true);
+    const door = await lanDoor.inject({ method: 'GET', url: '/api/machine/door', remoteAddress: LAN_CLIENT });
+    expect(door.json()).toEqual({ url: null, control: true });
   });
 
   it('forwards to the machine door on the workstation, bodies and refusals as they are', async () => {
     const { ws } = await rig();
     const door = await (await fetch(`${ws.urls.lan}/api/machine/door`)).json();
-    expect(door).toEqual({ url: ws.urls.machine });
+    expect(door).toEqual({ url: ws.urls.machine, control: true });
     const refused = await fetch(`${ws.urls.lan}/api/machine/connect`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -75,13 +75,15 @@ export async function machineForwardRoutes(app: FastifyInstance, options: Machin
     });
   }
 
-  // Where the renderer on this workstation sends its e-stop, straight to the machine process.
+  // Where the renderer on this workstation sends its e-stop, straight to the machine process, and
+  // whether the page may offer control at all (the same rule as the control routes' guard).
   app.get(
     MACHINE_DOOR_INFO_ROUTE,
-    { config: { localHost: true } },
+    { config: { localHost } },
     async (request, reply): Promise<MachineDoorInfo> => {
       reply.header('cache-control', 'no-store');
-      return { url: addresses.isLocal(request) ? options.machineUrl() : null };
+      const local = addresses.isLocal(request);
+      return { url: local ? options.machineUrl() : null, control: local || options.allowRemote() };
     },
   );
 }

@@ -1,16 +1,19 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useLayoutEffect, useState } from 'react';
 import { ESTOP_SHORTCUT } from '../../../engine/machine/door.ts';
 import { emergencyStop, isConnected, useMachineDoor, useMachineState } from '../lib/machine-door.ts';
 
 /**
  * "Emergency stop", on every screen while a machine is connected. A click or the shortcut sends
- * M112 to the machine process's own door, not through the core.
+ * M112 to the machine process's own door, not through the core. Not offered to a browser the
+ * server refuses control (a signed-in LAN viewer sees the machine's state): a stop button that
+ * cannot stop anything must not look like one.
  */
 export function EmergencyStop() {
   const state = useMachineState();
-  const machineDoor = useMachineDoor();
+  const door = useMachineDoor();
+  const machineDoor = door?.url ?? null;
   const [outcome, setOutcome] = useState<string | null>(null);
-  const visible = state !== null && isConnected(state);
+  const visible = state !== null && isConnected(state) && door?.control !== false;
 
   const stop = useCallback(() => {
     emergencyStop(machineDoor).then(
@@ -19,7 +22,8 @@ export function EmergencyStop() {
     );
   }, [machineDoor]);
 
-  useEffect(() => {
+  // A layout effect: the shortcut works from the moment the button is on screen, not a moment later.
+  useLayoutEffect(() => {
     if (!visible) return;
     const onKey = (event: KeyboardEvent) => {
       if ((event.ctrlKey || event.metaKey) && event.shiftKey && event.key.toUpperCase() === 'E') {

@@ -1,7 +1,7 @@
 // The desktop app's preload API (absent in a plain browser): every use must have a browser path too.
-import type { TowpathDesktopApi } from '../../../electron/preload-api.ts';
+import type { MenuCommand, TowpathDesktopApi } from '../../../electron/preload-api.ts';
 
-export type { TowpathDesktopApi };
+export type { MenuCommand, TowpathDesktopApi };
 
 export function desktopApi(): TowpathDesktopApi | undefined {
   return (window as { towpath?: TowpathDesktopApi }).towpath;

@@ -11,7 +11,12 @@ export class RestError extends Error {
 
 export async function requestJson<T>(
   url: string,
-  init: { method?: 'GET' | 'POST'; body?: unknown; signal?: AbortSignal } = {},
+  init: {
+    method?: 'GET' | 'POST';
+    body?: unknown;
+    signal?: AbortSignal;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<T> {
   const method = init.method ?? 'GET';
   // The core takes state changes as JSON only: an empty object where there is nothing to send.
@@ -22,7 +27,10 @@ export async function requestJson<T>(
       method,
       signal: init.signal,
       cache: 'no-store',
-      headers: json === undefined ? undefined : { 'content-type': 'application/json' },
+      headers: {
+        ...init.headers,
+        ...(json === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: json === undefined ? undefined : JSON.stringify(json),
     });
   } catch (error) {

@@ -1,27 +1,169 @@
-// Server-sent events with named event types, reconnecting as EventSource does by itself.
+// Server-sent events with named event types, read with fetch rather than EventSource: EventSource
+// cannot send an Authorization header, and a signed-in LAN viewer's machine events need the bearer.
+// It reconnects as EventSource does (the server's `retry:`, `Last-Event-ID`), except after 401 or
+// 403: asking again with the same credentials would be refused again, so the caller is told and
+// subscribes anew when the session changes.
 
 export interface SseSubscription {
   close(): void;
+}
+
+export interface SseEvent {
+  type: string;
+  data: string;
+  id: string;
+}
+
+export interface SseOptions {
+  /** Request headers, asked for at every (re)connection so a new session token is used. */
+  headers?: () => Record<string, string>;
+  /** The server refused the stream (401, 403); no reconnection follows. */
+  onRefused?: (status: number, detail: string | null) => void;
+  /** Wait before reconnecting, until the server sets its own with `retry:`. */
+  retryMs?: number;
+}
+
+const DEFAULT_RETRY_MS = 2_000;
+/** The most text one event (or one unfinished line) may hold: a stream that exceeds it is dropped. */
+export const MAX_EVENT_CHARS = 1 << 20;
+
+export class SseOverflowError extends Error {
+  constructor() {
+    super(`an event longer than ${MAX_EVENT_CHARS} characters`);
+    this.name = 'SseOverflowError';
+  }
+}
+
+/**
+ * The event-stream format's parser (WHATWG HTML §9.2.6): feed it decoded text in any pieces; it calls
+ * `dispatch` once per complete event and `retry` when the server sets a reconnection time. An event
+ * or line longer than MAX_EVENT_CHARS throws SseOverflowError rather than grow without bound.
+ */
+export function createSseParser(dispatch: (event: SseEvent) => void, retry?: (ms: number) => void) {
+  let buffer = '';
+  let type = '';
+  let data: string[] = [];
+  let dataChars = 0;
+  let lastId = '';
+  // A CR at the end of one piece may be the first half of a CRLF in the next.
+  let pendingCr = false;
+
+  const line = (text: string) => {
+    if (text === '') {
+      if (data.length > 0) dispatch({ type: type || 'message', data: data.join('\n'), id: lastId });
+      type = '';
+      data = [];
+      dataChars = 0;
+      return;
+    }
+    if (text.startsWith(':')) return;
+    const colon = text.indexOf(':');
+    const field = colon === -1 ? text : text.slice(0, colon);
+    let value = colon === -1 ? '' : text.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'event') type = value;
+    else if (field === 'data') {
+      dataChars += value.length + 1;
+      if (dataChars > MAX_EVENT_CHARS) throw new SseOverflowError();
+      data.push(value);
+    } else if (field === 'id' && !value.includes('\0')) lastId = value;
+    else if (field === 'retry' && /^\d+$/.test(value)) retry?.(Number(value));
+  };
+
+  return {
+    push(text: string): void {
+      let rest = text;
+      if (pendingCr && rest.startsWith('\n')) rest = rest.slice(1);
+      pendingCr = false;
+      buffer += rest;
+      for (;;) {
+        const end = buffer.search(/[\r\n]/);
+        if (end === -1) break;
+        const crlf = buffer[end] === '\r' && buffer[end + 1] === '\n';
+        if (buffer[end] === '\r' && end === buffer.length - 1) pendingCr = true;
+        line(buffer.slice(0, end));
+        buffer = buffer.slice(end + (crlf ? 2 : 1));
+      }
+      if (buffer.length > MAX_EVENT_CHARS) throw new SseOverflowError();
+    },
+    get lastEventId(): string {
+      return lastId;
+    },
+  };
 }
 
 export function subscribeEvents(
   url: string,
   handlers: Record<string, (data: unknown) => void>,
   onConnection?: (open: boolean) => void,
+  options: SseOptions = {},
 ): SseSubscription {
-  const source = new EventSource(url);
-  for (const [name, handler] of Object.entries(handlers)) {
-    source.addEventListener(name, (event) => {
-      let data: unknown;
-      try {
-        data = JSON.parse((event as MessageEvent<string>).data);
-      } catch {
-        return;
-      }
-      handler(data);
+  const abort = new AbortController();
+  let retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastEventId = '';
+  const dispatch = (event: SseEvent) => {
+    lastEventId = event.id;
+    const handler = handlers[event.type];
+    if (!handler) return;
+    let data: unknown;
+    try {
+      data = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    handler(data);
+  };
+
+  const connect = async (): Promise<void> => {
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...options.headers?.() };
+    if (lastEventId !== '') headers['last-event-id'] = lastEventId;
+    // A fresh parser per connection: a half-received event from a broken one is not continued.
+    const parser = createSseParser(dispatch, (ms) => {
+      retryMs = ms;
     });
-  }
-  source.onopen = () => onConnection?.(true);
-  source.onerror = () => onConnection?.(false);
-  return { close: () => source.close() };
+    let response: Response;
+    try {
+      response = await fetch(url, { headers, cache: 'no-store', signal: abort.signal });
+    } catch {
+      return again();
+    }
+    if (response.status === 401 || response.status === 403) {
+      const body = (await response.json().catch(() => null)) as { detail?: unknown } | null;
+      onConnection?.(false);
+      options.onRefused?.(response.status, typeof body?.detail === 'string' ? body.detail : null);
+      return;
+    }
+    if (!response.ok || !response.body) {
+      await response.body?.cancel().catch(() => {});
+      return again();
+    }
+    onConnection?.(true);
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.push(value);
+      }
+    } catch {
+      // The connection broke, was closed by us, or sent an event too long to keep: the stream is over.
+      await reader.cancel().catch(() => {});
+    }
+    return again();
+  };
+
+  const again = () => {
+    if (abort.signal.aborted) return;
+    onConnection?.(false);
+    timer = setTimeout(() => void connect(), retryMs);
+  };
+
+  void connect();
+  return {
+    close: () => {
+      abort.abort();
+      clearTimeout(timer);
+    },
+  };
 }

@@ -123,6 +123,9 @@ export default function WindingPage() {
           }
         />
       )}
+      <p role="status" className="winding__saved" data-testid="save-note">
+        {program.saveNote ?? ''}
+      </p>
       {state.phase === 'failed' && (
         <p role="alert" className="program-error">
           Could not open {state.name}: {state.message}
@@ -141,7 +144,7 @@ export default function WindingPage() {
               result={loaded}
               options={program.options}
               onOptions={(options) => void program.setOptions(options)}
-              client={program.client}
+              onSave={() => void program.saveGcode()}
               busy={busy}
             />
           )}

@@ -1,7 +1,10 @@
 // The Winding area's Web Worker: everything heavy about a program happens here (see
-// preview/session.ts); this file only binds the session to the worker's message port.
+// preview/session.ts), and, when the page hands over its canvas, the 3D view is drawn here too
+// (scene/worker-scene.ts). This file only binds both to the worker's message port.
 import type { WorkerAnswer, WorkerRequest } from './preview/protocol.ts';
+import { isSceneRequest } from './preview/protocol.ts';
 import { PreviewSession } from './preview/session.ts';
+import { WorkerScene } from './scene/worker-scene.ts';
 
 interface WorkerScope {
   postMessage(message: WorkerAnswer, transfer: Transferable[]): void;
@@ -9,10 +12,21 @@ interface WorkerScope {
 }
 
 const scope = self as unknown as WorkerScope;
-const session = new PreviewSession((answer, transfer = []) => scope.postMessage(answer, transfer));
-// One request at a time, in order: a chunk must not overtake the open that announced it.
+const post = (answer: WorkerAnswer, transfer: Transferable[] = []) => scope.postMessage(answer, transfer);
+const session = new PreviewSession(post);
+const scene = new WorkerScene((stats) => post({ type: 'scene-frame', id: 0, stats }));
+// One request at a time, in order: a chunk must not overtake the open that announced it, nor a
+// scene command the canvas it is meant for.
 let queue = Promise.resolve();
 scope.addEventListener('message', (event) => {
   const request = event.data;
-  queue = queue.then(() => session.handle(request));
+  queue = queue.then(() => {
+    if (!isSceneRequest(request)) return session.handle(request);
+    try {
+      if (request.type === 'scene-host') session.tapGeometry((geometry) => scene.setGeometry(geometry));
+      else scene.handle(request);
+    } catch (error) {
+      post({ type: 'scene-error', id: 0, message: error instanceof Error ? error.message : String(error) });
+    }
+  });
 });

@@ -5,6 +5,7 @@ import { desktopApi } from '../../lib/desktop.ts';
 import { listRecent, type RecentEntry, rememberRecent } from './open/recent.ts';
 import { PreviewClient, type ProgressReport } from './preview/client.ts';
 import type { LoadResult, PlanOptionsState } from './preview/protocol.ts';
+import { describeSave, gcodeName, saveProgram } from './save/save-program.ts';
 
 export type OpenState =
   | { phase: 'empty' }
@@ -28,6 +29,10 @@ export interface ProgramControls {
   /** The desktop app's native dialog; undefined in a browser. */
   openNative: (() => Promise<void>) | undefined;
   setOptions(options: PlanOptionsState): Promise<void>;
+  /** Saves the open program's G-code: the desktop app's native dialog, else a download. */
+  saveGcode(): Promise<void>;
+  /** What the last save did ("Saved to …", or why it failed). */
+  saveNote: string | null;
 }
 
 export function useProgram(): ProgramControls {
@@ -38,6 +43,7 @@ export function useProgram(): ProgramControls {
   const [options, setOptionsState] = useState<PlanOptionsState>(DEFAULT_OPTIONS);
   const [recent, setRecent] = useState<RecentEntry[]>([]);
   const [generation, setGeneration] = useState(0);
+  const [saveNote, setSaveNote] = useState<string | null>(null);
   const optionsRef = useRef(options);
   optionsRef.current = options;
 
@@ -47,6 +53,7 @@ export function useProgram(): ProgramControls {
   useEffect(() => () => void client.close(), [client]);
 
   const settle = useCallback(async (name: string, load: () => Promise<LoadResult>) => {
+    setSaveNote(null);
     try {
       const result = await load();
       setState({ phase: 'loaded', result });
@@ -118,12 +125,30 @@ export function useProgram(): ProgramControls {
           if (!chosen.canceled) await openPath(chosen.path);
         };
 
-  // The desktop app's File menu (Open, Open Recent) opens into this page.
+  const loaded = state.phase === 'loaded' && state.result.ok ? state.result : null;
+  const saveGcode = useCallback(async () => {
+    if (!loaded) {
+      setSaveNote('Nothing to save: open a definition or G-code program first.');
+      return;
+    }
+    try {
+      const blob = await client.programBlob();
+      if (!blob) throw new Error('the program is no longer open');
+      setSaveNote(describeSave(await saveProgram(blob, gcodeName(loaded.name), desktopApi())));
+    } catch (error) {
+      setSaveNote(`Could not save the G-code: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }, [client, loaded]);
+  const saveRef = useRef(saveGcode);
+  saveRef.current = saveGcode;
+
+  // The desktop app's File menu: Open and Open Recent open into this page, Save G-code saves from it.
   useEffect(() => {
     const api = desktopApi();
-    if (!api?.readFile || !api.onMenuCommand) return;
+    if (!api?.onMenuCommand) return;
     return api.onMenuCommand((command) => {
-      if (command.type === 'open-file') void openPath(command.path);
+      if (command.type === 'open-file' && api.readFile) void openPath(command.path);
+      else if (command.type === 'save-gcode') void saveRef.current();
     });
   }, [openPath]);
 
@@ -140,5 +165,17 @@ export function useProgram(): ProgramControls {
     [client, state, settle, progressFor],
   );
 
-  return { state, options, recent, client, generation, openFile, openRecent, openNative, setOptions };
+  return {
+    state,
+    options,
+    recent,
+    client,
+    generation,
+    openFile,
+    openRecent,
+    openNative,
+    setOptions,
+    saveGcode,
+    saveNote,
+  };
 }

@@ -4,8 +4,8 @@ import type { SimulationSummary } from '../../../../../engine/gcode/types.ts';
 import type { PlanSummary } from '../../../../../engine/plan/types.ts';
 import { downloadBlob } from '../../../ui/download.ts';
 import { formatDuration, formatNumber } from '../../../ui/format.ts';
-import type { PreviewClient } from '../preview/client.ts';
 import type { LoadResult, PlanOptionsState, ProgramError } from '../preview/protocol.ts';
+import { gcodeName } from '../save/save-program.ts';
 
 /** `towpath plan --json`'s body without `output`, as it prints it (one line). */
 export function metricsJson(plan: PlanSummary): string {
@@ -19,10 +19,6 @@ export function metricsJson(plan: PlanSummary): string {
 }
 
 /** The planner's output name for a definition: `part.wind` → `part.gcode` (as `towpath plan`). */
-export function gcodeName(name: string): string {
-  return name.toLowerCase().endsWith('.wind') ? `${name.slice(0, -5)}.gcode` : `${name}.gcode`;
-}
-
 const LEVEL_TITLES: Record<ProgramError['level'], string> = {
   file: 'The definition is not valid',
   planning: 'The definition cannot be planned',
@@ -156,19 +152,16 @@ export function DefinitionView({
   result,
   options,
   onOptions,
-  client,
+  onSave,
   busy,
 }: {
   result: LoadResult;
   options: PlanOptionsState;
   onOptions: (options: PlanOptionsState) => void;
-  client: PreviewClient;
+  /** Saves the planned G-code (native dialog in the desktop app, else a download). */
+  onSave: () => void;
   busy: boolean;
 }) {
-  const save = async () => {
-    const blob = await client.programBlob();
-    if (blob) downloadBlob(blob, gcodeName(result.name));
-  };
   return (
     <section className="definition" aria-labelledby="definition-title">
       <h2 id="definition-title">{result.name}</h2>
@@ -193,7 +186,7 @@ export function DefinitionView({
             {formatDuration(result.plan.timeSeconds)}
           </p>
           <div className="toolbar">
-            <button type="button" onClick={save}>
+            <button type="button" onClick={onSave}>
               Save G-code
             </button>
             <button

@@ -4,11 +4,15 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MachineState, MachineStatus } from '../../../../../engine/machine/types.ts';
 import { MachinePanel } from './MachinePanel.tsx';
-import type { MachineView } from './useMachine.ts';
+import { type MachineView, SIGN_IN_REASON } from './useMachine.ts';
 
 afterEach(cleanup);
 
-function view(state: MachineState, access: MachineView['access'] = { allowed: true }): MachineView {
+function view(
+  state: MachineState,
+  access: MachineView['access'] = { allowed: true },
+  watch: MachineView['watch'] = { allowed: true },
+): MachineView {
   const status: MachineStatus = {
     state,
     port: '/dev/ttyUSB0',
@@ -39,6 +43,7 @@ function view(state: MachineState, access: MachineView['access'] = { allowed: tr
     ],
     ports: { ports: [] },
     access,
+    watch,
     problem: null,
     refreshPorts: act,
     connect: act,
@@ -68,14 +73,14 @@ describe('machine panel', () => {
     expect(progress.max).toBe(1000);
     expect(screen.getByText(/120 of 1,000 lines sent/)).toBeTruthy();
     const log = screen.getByRole('log', { name: 'Machine log' });
-    expect(log.children).toHaveLength(3);
+    expect(log.querySelectorAll('li')).toHaveLength(3);
     fireEvent.change(screen.getByLabelText('Show'), { target: { value: 'problems' } });
-    expect([...log.children].map((li) => li.textContent?.slice(2))).toEqual([
+    expect([...log.querySelectorAll('li')].map((li) => li.textContent?.slice(2))).toEqual([
       'Resend: 7',
       'checksum mismatch',
     ]);
     fireEvent.change(screen.getByLabelText('Filter log'), { target: { value: 'checksum' } });
-    expect(log.children).toHaveLength(1);
+    expect(log.querySelectorAll('li')).toHaveLength(1);
   });
 
   it('ready: start on; paused: resume on', () => {
@@ -105,5 +110,25 @@ describe('machine panel', () => {
     expect(screen.getByText(reason)).toBeTruthy();
     // The state is still shown.
     expect(screen.getByRole('status').textContent).toContain('State: ready');
+  });
+
+  it('in a LAN browser without a session: told to sign in, nothing else claimed', () => {
+    const reason = 'Machine control is only allowed on the workstation itself.';
+    render(
+      <MachinePanel
+        machine={{
+          ...view('idle', { allowed: false, reason }, { allowed: false, reason: SIGN_IN_REASON }),
+          status: null,
+        }}
+        program={null}
+      />,
+    );
+    expect(screen.getByTestId('watch-disabled').textContent).toBe(SIGN_IN_REASON);
+    expect(screen.getByRole('status').textContent).toContain('State: unknown');
+  });
+
+  it('signed in, the sign-in notice is gone', () => {
+    render(<MachinePanel machine={view('streaming')} program={program} />);
+    expect(screen.queryByTestId('watch-disabled')).toBeNull();
   });
 });

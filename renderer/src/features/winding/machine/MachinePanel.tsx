@@ -79,6 +79,11 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
         {status?.controller?.firmware ? ` · ${status.controller.firmware}` : ''}
         {!machine.live && ' · events reconnecting…'}
       </p>
+      {!machine.watch.allowed && (
+        <p className="machine__notice" data-testid="watch-disabled">
+          {machine.watch.reason}
+        </p>
+      )}
       {!control && (
         <p className="machine__notice" data-testid="control-disabled">
           {access.reason}
@@ -221,14 +226,17 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
             <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} />
           </label>
         </div>
+        {/* The log role on a wrapper, not on the list: a list given another role leaves its items orphaned. */}
         {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling log must be reachable by keyboard to scroll it */}
-        <ol role="log" aria-label="Machine log" className="log" tabIndex={0}>
-          {shownLog.slice(-200).map((entry, k) => (
-            <li key={`${entry.seq}-${k}`} className={`log__entry log__entry--${entry.kind}`}>
-              <span aria-hidden="true">{KIND_LABEL[entry.kind]}</span> {entry.text}
-            </li>
-          ))}
-        </ol>
+        <div role="log" aria-label="Machine log" className="log" tabIndex={0}>
+          <ol className="log__list">
+            {shownLog.slice(-200).map((entry, k) => (
+              <li key={`${entry.seq}-${k}`} className={`log__entry log__entry--${entry.kind}`}>
+                <span aria-hidden="true">{KIND_LABEL[entry.kind]}</span> {entry.text}
+              </li>
+            ))}
+          </ol>
+        </div>
       </div>
     </section>
   );

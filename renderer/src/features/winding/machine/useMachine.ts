@@ -9,8 +9,9 @@ import {
   type SerialPortList,
 } from '../../../../../engine/machine/contract.ts';
 import type { JobProgress, MachineState, MachineStatus } from '../../../../../engine/machine/types.ts';
+import { fetchMachineDoor, isControlRefused, subscribeMachineEvents } from '../../../lib/machine-door.ts';
 import { RestError, requestJson } from '../../../lib/rest.ts';
-import { subscribeEvents } from '../../../lib/sse.ts';
+import { authorizationHeader } from '../../../lib/session.ts';
 
 export const LOG_LIMIT = 500;
 
@@ -32,6 +33,8 @@ export interface MachineView {
   log: LogEntry[];
   ports: SerialPortList | null;
   access: ControlAccess;
+  /** Whether this browser may watch the machine: from the LAN only when signed in. */
+  watch: ControlAccess;
   /** The last failed request's message, for the panel's alert. */
   problem: string | null;
   refreshPorts(): Promise<void>;
@@ -44,6 +47,9 @@ export interface MachineView {
   jobStarted(answer: { status: number; body: unknown }): void;
   say(text: string, kind?: LogKind): void;
 }
+
+export const SIGN_IN_REASON =
+  'Sign in to watch the machine from this browser: its state and progress are shown to signed-in users only.';
 
 const REMOTE_REASON =
   'Machine control is only allowed on the workstation itself: this browser may watch the machine but not move it.';
@@ -58,6 +64,7 @@ export function useMachine(): MachineView {
   const [log, setLog] = useState<LogEntry[]>([]);
   const [ports, setPorts] = useState<SerialPortList | null>(null);
   const [access, setAccess] = useState<ControlAccess>({ allowed: true });
+  const [watch, setWatch] = useState<ControlAccess>({ allowed: true });
   const [problem, setProblem] = useState<string | null>(null);
   const localSeq = useRef(-1);
 
@@ -73,18 +80,21 @@ export function useMachine(): MachineView {
     [append],
   );
 
+  // Status and events go with the session's bearer: a signed-in LAN browser may read them.
   const refreshStatus = useCallback(async () => {
     try {
-      setStatus(await requestJson<MachineStatus>(MACHINE_ROUTES.status));
+      setStatus(await requestJson<MachineStatus>(MACHINE_ROUTES.status, { headers: authorizationHeader() }));
+      setWatch({ allowed: true });
     } catch (error) {
-      if (error instanceof RestError && isRefused(error.status))
+      if (error instanceof RestError && error.status === 401)
+        setWatch({ allowed: false, reason: SIGN_IN_REASON });
+      else if (error instanceof RestError && isControlRefused(error.status))
         setAccess({ allowed: false, reason: REMOTE_REASON });
     }
   }, []);
 
   useEffect(() => {
-    const subscription = subscribeEvents(
-      MACHINE_ROUTES.events,
+    const subscription = subscribeMachineEvents(
       {
         status: (data) => setStatus(data as MachineStatus),
         state: (data) => {
@@ -128,24 +138,29 @@ export function useMachine(): MachineView {
           void refreshStatus();
         },
       },
-      (open) => {
-        setLive(open);
-        if (!open) void refreshStatus();
+      (answered) => {
+        setLive(answered);
+        if (answered) setWatch({ allowed: true });
+        else void refreshStatus();
+      },
+      (code) => {
+        if (code === 401) setWatch({ allowed: false, reason: SIGN_IN_REASON });
       },
     );
     return () => subscription.close();
   }, [append, refreshStatus]);
 
-  // Find out whether control is open to this browser. A connect request without a port is refused
-  // before its body is read (403, or 421 for a page reached by a name other than a loopback one)
-  // when only the workstation may control the machine, and rejected as invalid (400) when control
-  // is allowed; either way nothing moves. Asked from loopback pages too: behind a reverse proxy a
-  // LAN browser's page can have a loopback address.
+  // Whether this browser may control the machine: the LAN door says so by the rule its control
+  // routes apply (a LAN browser behind a reverse proxy can have a loopback address, so the page's
+  // own address proves nothing).
   useEffect(() => {
-    requestJson(MACHINE_ROUTES.connect, { method: 'POST', body: {} }).catch((error: unknown) => {
-      if (error instanceof RestError && isRefused(error.status))
-        setAccess({ allowed: false, reason: REMOTE_REASON });
+    let live = true;
+    void fetchMachineDoor().then(({ control }) => {
+      if (live && !control) setAccess({ allowed: false, reason: REMOTE_REASON });
     });
+    return () => {
+      live = false;
+    };
   }, []);
 
   const act = useCallback(
@@ -156,7 +171,7 @@ export function useMachine(): MachineView {
         if (result && typeof result === 'object' && 'state' in result) setStatus(result as MachineStatus);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        if (error instanceof RestError && isRefused(error.status))
+        if (error instanceof RestError && isControlRefused(error.status))
           setAccess({ allowed: false, reason: REMOTE_REASON });
         setProblem(message);
         say(message, 'error');
@@ -183,6 +198,7 @@ export function useMachine(): MachineView {
     log,
     ports,
     access,
+    watch,
     problem,
     refreshPorts,
     connect: (request) => act(() => requestJson(MACHINE_ROUTES.connect, { method: 'POST', body: request })),
@@ -200,15 +216,10 @@ export function useMachine(): MachineView {
       }
       const detail = (answer.body as { detail?: unknown } | null)?.detail;
       const message = typeof detail === 'string' ? detail : `The job was refused (HTTP ${answer.status})`;
-      if (isRefused(answer.status)) setAccess({ allowed: false, reason: REMOTE_REASON });
+      if (isControlRefused(answer.status)) setAccess({ allowed: false, reason: REMOTE_REASON });
       setProblem(message);
       say(message, 'error');
     },
     say,
   };
-}
-
-/** The server refused control to this browser: not on the workstation (403) or not addressed by a loopback name (421). */
-function isRefused(status: number): boolean {
-  return status === 403 || status === 421;
 }

@@ -1,13 +1,17 @@
 // The page's side of the preview worker: requests with ids, answers as promises, progress as a
-// callback. Where module workers are missing (jsdom in unit tests) the same session runs on the
-// main thread behind the same interface.
-import type {
-  CommandLine,
-  JobAnswer,
-  LoadResult,
-  PlanOptionsState,
-  WorkerAnswer,
-  WorkerRequest,
+// callback, and the 3D scene the worker draws on the page's canvas. Where module workers are
+// missing (jsdom in unit tests) the same session runs on the main thread behind the same interface,
+// and the page draws the scene itself.
+import type { SceneCommand } from '../scene/commands.ts';
+import type { SceneStats } from '../scene/toolpath-scene.ts';
+import {
+  type CommandLine,
+  isSceneRequest,
+  type JobAnswer,
+  type LoadResult,
+  type PlanOptionsState,
+  type WorkerAnswer,
+  type WorkerRequest,
 } from './protocol.ts';
 
 export interface ProgressReport {
@@ -46,6 +50,8 @@ async function mainThreadPort(): Promise<Port> {
   let queue = Promise.resolve();
   return {
     post: (request) => {
+      // The page draws the scene itself on this path: scene requests have no one to go to.
+      if (isSceneRequest(request)) return;
       queue = queue.then(() => session.handle(request));
     },
     onAnswer: (listener) => listeners.push(listener),
@@ -59,17 +65,53 @@ type Pending = {
   onProgress?: (report: ProgressReport) => void;
 };
 
+/** The page can hand a canvas to a worker (OffscreenCanvas); where not, it draws the scene itself. */
+function canvasTransferable(): boolean {
+  return (
+    typeof HTMLCanvasElement !== 'undefined' && 'transferControlToOffscreen' in HTMLCanvasElement.prototype
+  );
+}
+
+export interface SceneListener {
+  frame(stats: SceneStats): void;
+  error(message: string): void;
+}
+
 export class PreviewClient {
   private readonly port: Promise<Port>;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private sceneListener: SceneListener | null = null;
+  /** The worker draws the 3D view on the page's transferred canvas (else the page draws it). */
+  readonly drawsScene: boolean;
 
   constructor(options: { mainThread?: boolean } = {}) {
     const useWorker = !options.mainThread && typeof Worker !== 'undefined';
+    this.drawsScene = useWorker && canvasTransferable();
     this.port = (useWorker ? Promise.resolve(workerPort()) : mainThreadPort()).then((port) => {
       port.onAnswer((answer) => this.receive(answer));
+      if (this.drawsScene) port.post({ type: 'scene-host', id: 0 });
       return port;
     });
+  }
+
+  /** Hands the 3D view's canvas to the worker, which draws every frame from now on. */
+  async attachScene(
+    canvas: OffscreenCanvas,
+    size: { width: number; height: number; pixelRatio: number },
+    listener: SceneListener,
+  ): Promise<void> {
+    this.sceneListener = listener;
+    (await this.port).post({ type: 'scene-attach', id: 0, canvas, ...size }, [canvas]);
+  }
+
+  async sceneCommand(command: SceneCommand): Promise<void> {
+    (await this.port).post({ type: 'scene', id: 0, command });
+  }
+
+  async detachScene(): Promise<void> {
+    this.sceneListener = null;
+    (await this.port).post({ type: 'scene-detach', id: 0 });
   }
 
   /** Opens a File (browser picker, drop, recent list): the worker reads it in chunks. */
@@ -148,6 +190,14 @@ export class PreviewClient {
   }
 
   private receive(answer: WorkerAnswer): void {
+    if (answer.type === 'scene-frame') {
+      this.sceneListener?.frame(answer.stats);
+      return;
+    }
+    if (answer.type === 'scene-error') {
+      this.sceneListener?.error(answer.message);
+      return;
+    }
     const pending = this.pending.get(answer.id);
     if (!pending) return;
     if (answer.type === 'progress') {

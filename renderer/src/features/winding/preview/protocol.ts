@@ -3,6 +3,8 @@
 // answers to small questions (one line's text, a Blob to save, the result of sending the job).
 import type { SimulationSummary } from '../../../../../engine/gcode/types.ts';
 import type { AxisFormat, PlanSummary } from '../../../../../engine/plan/types.ts';
+import type { SceneCommand } from '../scene/commands.ts';
+import type { SceneStats } from '../scene/toolpath-scene.ts';
 
 export type ProgramKind = 'wind' | 'gcode';
 
@@ -75,7 +77,32 @@ export type WorkerRequest =
   | { type: 'line'; id: number; command: number }
   | { type: 'program-blob'; id: number }
   | { type: 'start-job'; id: number; url: string }
-  | { type: 'dry-run'; id: number };
+  | { type: 'dry-run'; id: number }
+  /** The page will hand this worker its canvas: keep each program's geometry here to draw it. */
+  | { type: 'scene-host'; id: number }
+  /** The 3D view's canvas (from transferControlToOffscreen) and its size in CSS pixels. */
+  | {
+      type: 'scene-attach';
+      id: number;
+      canvas: OffscreenCanvas;
+      width: number;
+      height: number;
+      pixelRatio: number;
+    }
+  | { type: 'scene'; id: number; command: SceneCommand }
+  | { type: 'scene-detach'; id: number };
+
+/** Requests for the scene the worker draws; they get no answer (frames are reported as they are drawn). */
+export type SceneRequest = Extract<
+  WorkerRequest,
+  { type: 'scene-host' | 'scene-attach' | 'scene' | 'scene-detach' }
+>;
+/** Requests about the open program, answered by the preview session. */
+export type ProgramRequest = Exclude<WorkerRequest, SceneRequest>;
+
+export function isSceneRequest(request: WorkerRequest): request is SceneRequest {
+  return request.type.startsWith('scene');
+}
 
 export type WorkerAnswer =
   | { type: 'progress'; id: number; phase: 'reading' | 'planning'; done: number; total: number }
@@ -84,4 +111,8 @@ export type WorkerAnswer =
   | { type: 'program-blob'; id: number; blob: Blob | null }
   | { type: 'job'; id: number; answer: JobAnswer }
   | { type: 'dry-run'; id: number; total: number; error?: string }
-  | { type: 'failed'; id: number; message: string };
+  | { type: 'failed'; id: number; message: string }
+  /** A frame the worker drew (id 0: not an answer to one request). */
+  | { type: 'scene-frame'; id: 0; stats: SceneStats }
+  /** The worker could not draw (no WebGL there, a lost context): the view says so. */
+  | { type: 'scene-error'; id: 0; message: string };

@@ -3,21 +3,23 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildPreview } from '../../../../../engine/gcode/index.ts';
 import { prepareProgram } from '../../../../../engine/machine/program.ts';
-import { gcodeName, metricsJson } from '../definition/DefinitionView.tsx';
-import { lastVertexAtOrBefore } from '../scene/toolpath-scene.ts';
+import { metricsJson } from '../definition/DefinitionView.tsx';
+import { gcodeName } from '../save/save-program.ts';
+import { lastVertexAtOrBefore } from '../scene/timeline.ts';
 import { PreviewClient, type ProgressReport } from './client.ts';
 import { ProgramBytes } from './program-bytes.ts';
-import type { LoadResult, WorkerAnswer, WorkerRequest } from './protocol.ts';
+import type { LoadResult, ProgramRequest, ViewGeometry, WorkerAnswer } from './protocol.ts';
 import { PreviewSession } from './session.ts';
 
 const REFERENCE = new URL('../../../../../../shared/reference/winding/', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, REFERENCE));
 const XAB = { axisFormat: 'xab', verbose: false } as const;
 
-function session() {
+function session(tap?: (geometry: ViewGeometry) => void) {
   const answers: WorkerAnswer[] = [];
   const s = new PreviewSession((answer) => answers.push(answer));
-  const ask = async (request: WorkerRequest) => {
+  if (tap) s.tapGeometry(tap);
+  const ask = async (request: ProgramRequest) => {
     answers.length = 0;
     await s.handle(request);
     return answers.filter((a) => a.type !== 'progress');
@@ -65,6 +67,22 @@ describe('preview session', () => {
     });
     expect(replanned?.type === 'loaded' && ok(replanned.result).plan?.axisFormat).toBe('xyz');
     expect((await s.blob()).equals(read('simple_cylinder/expected-xyz.gcode'))).toBe(true);
+  });
+
+  it('with a scene in the worker: the scene keeps the geometry, the page gets its own equal copy', async () => {
+    const tapped: ViewGeometry[] = [];
+    const s = session((geometry) => tapped.push(geometry));
+    const result = ok(await s.open('input.wind', read('simple_cylinder/input.wind')));
+    const preview = buildPreview(new Uint8Array(read('simple_cylinder/expected-xab.gcode')));
+    expect(tapped).toHaveLength(1);
+    const kept = tapped[0] as ViewGeometry;
+    for (const key of ['positions', 'commandIndex', 'elapsed', 'layerOf'] as const) {
+      expect(result.geometry[key], key).toEqual(kept[key]);
+      // Separate buffers: transferring the page's copy leaves the scene's arrays whole.
+      expect(result.geometry[key].buffer, key).not.toBe(kept[key].buffer);
+    }
+    expect(kept.positions).toEqual(preview.positions);
+    expect(result.geometry.vertexCount).toBe(preview.vertexCount);
   });
 
   it('answers a command line with its source line, and the dry-run count', async () => {
@@ -137,6 +155,8 @@ describe('helpers', () => {
   it('names the G-code as the planner does and finds the vertex at a command', () => {
     expect(gcodeName('part.wind')).toBe('part.gcode');
     expect(gcodeName('PART.WIND')).toBe('PART.gcode');
+    expect(gcodeName('vessel.nc')).toBe('vessel.nc');
+    expect(gcodeName('notes')).toBe('notes.gcode');
     const commands = new Uint32Array([0, 1, 1, 2, 5, 5]);
     expect(lastVertexAtOrBefore(commands, 0)).toBe(0);
     expect(lastVertexAtOrBefore(commands, 1)).toBe(2);

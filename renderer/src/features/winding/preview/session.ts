@@ -19,9 +19,9 @@ import type {
   PlanOptionsState,
   ProgramError,
   ProgramKind,
+  ProgramRequest,
   ViewGeometry,
   WorkerAnswer,
-  WorkerRequest,
 } from './protocol.ts';
 
 /** Bytes read from a Blob per step: large enough to be quick, small enough for a lively progress bar. */
@@ -52,6 +52,8 @@ interface Incoming {
 
 export class PreviewSession {
   private readonly post: Post;
+  /** Where the worker's own scene takes each program's geometry (when the page draws here). */
+  private geometryTap: ((geometry: ViewGeometry) => void) | null = null;
   private loaded: Loaded | null = null;
   private incoming: Incoming | null = null;
   /** The newest open request: an older one still reading gives up. */
@@ -63,7 +65,15 @@ export class PreviewSession {
     this.post = post;
   }
 
-  async handle(request: WorkerRequest): Promise<void> {
+  /**
+   * From now on each program's geometry also goes to `tap` (the scene drawn in this worker), which
+   * keeps the arrays; the page then gets a copy, made here rather than on its thread.
+   */
+  tapGeometry(tap: (geometry: ViewGeometry) => void): void {
+    this.geometryTap = tap;
+  }
+
+  async handle(request: ProgramRequest): Promise<void> {
     try {
       await this.dispatch(request);
     } catch (error) {
@@ -75,7 +85,7 @@ export class PreviewSession {
     }
   }
 
-  private async dispatch(request: WorkerRequest): Promise<void> {
+  private async dispatch(request: ProgramRequest): Promise<void> {
     if (request.type !== 'open-chunk' && request.type !== 'open-end') this.started = performance.now();
     switch (request.type) {
       case 'open-blob': {
@@ -253,7 +263,12 @@ export class PreviewSession {
     });
   }
 
-  private postLoaded(id: number, result: LoadResult & { ok: true }): void {
+  private postLoaded(id: number, loaded: LoadResult & { ok: true }): void {
+    let result = loaded;
+    if (this.geometryTap) {
+      this.geometryTap(loaded.geometry);
+      result = { ...loaded, geometry: copyArrays(loaded.geometry) };
+    }
     const g = result.geometry;
     this.post({ type: 'loaded', id, result }, [
       g.positions.buffer,
@@ -315,6 +330,16 @@ class SourceReader {
     if (this.failure !== undefined) throw this.failure;
     return this.builder.finish();
   }
+}
+
+function copyArrays(g: ViewGeometry): ViewGeometry {
+  return {
+    ...g,
+    positions: g.positions.slice(),
+    commandIndex: g.commandIndex.slice(),
+    elapsed: g.elapsed.slice(),
+    layerOf: g.layerOf.slice(),
+  };
 }
 
 /** The page's geometry: the preview plus a layer number per vertex and the mandrel to draw. */

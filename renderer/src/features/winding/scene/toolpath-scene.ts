@@ -1,7 +1,8 @@
-// The 3D view's drawing code, free of React: the mandrel, the fibre path coloured by layer, the
-// carriage marker, the camera and its controls. The path is uploaded once; the scrub position,
-// layer visibility and colours are uniforms and a small texture, so scrubbing never touches the
-// vertex buffers.
+// The 3D view's drawing code, free of React and of the DOM: the mandrel, the fibre path coloured by
+// layer, the carriage marker and the camera. It draws on a page's canvas or, in the preview worker,
+// on an OffscreenCanvas handed over by the page, so a big path's upload and first frame never hold
+// up the page. The path is uploaded once; the scrub position, layer visibility and colours are
+// uniforms and a small texture, so scrubbing never touches the vertex buffers.
 import {
   AmbientLight,
   Box3,
@@ -24,34 +25,12 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import type { ViewGeometry } from '../preview/protocol.ts';
+import { CameraRig } from './camera-rig.ts';
+import { LAYER_COLOURS, PENDING_COLOUR, rgb } from './colours.ts';
+import { lastVertexAtOrBefore } from './timeline.ts';
 
 export type ViewDirection = 'side' | 'end' | 'isometric';
-
-/** Distinct layer colours (colour-blind friendly order), repeated for programs with more layers. */
-export const LAYER_COLOURS = [
-  '#0072b2',
-  '#e69f00',
-  '#009e73',
-  '#cc79a7',
-  '#56b4e9',
-  '#d55e00',
-  '#f0e442',
-  '#8c564b',
-];
-
-/** Not yet wound: a muted violet, apart from every layer colour and from the grey mandrel. */
-const PENDING_COLOUR = '#6f5f8f';
-
-/**
- * A '#rrggbb' colour's components in 0–1 exactly as written: the path's shader writes them to the
- * screen unchanged (three's Color would convert them to its linear working space first).
- */
-function rgb(hex: string): [number, number, number] {
-  const n = Number.parseInt(hex.slice(1), 16);
-  return [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255];
-}
 
 const VERTEX_SHADER = /* glsl */ `
   // Uint32 attributes reach the shader as integers (three binds them with vertexAttribIPointer).
@@ -85,13 +64,30 @@ export interface SceneStats {
   /** Vertices at or before the scrub position. */
   doneVertices: number;
   frames: number;
+  /**
+   * Times the path's vertex buffers were sent to the GPU (three's upload callback, fired on the
+   * first upload and on every update): 3 per program, however much the view is scrubbed.
+   */
+  pathUploads: number;
+}
+
+/** The next animation frame: workers have requestAnimationFrame in Chromium, a timer elsewhere. */
+function nextFrame(callback: () => void): () => void {
+  if (typeof requestAnimationFrame === 'function') {
+    const handle = requestAnimationFrame(callback);
+    return () => cancelAnimationFrame(handle);
+  }
+  const handle = setTimeout(callback, 16);
+  return () => clearTimeout(handle);
 }
 
 export class ToolpathScene {
   private readonly renderer: WebGLRenderer;
   private readonly scene = new Scene();
   private readonly camera = new PerspectiveCamera(40, 1, 0.1, 100_000);
-  private readonly controls: OrbitControls;
+  private readonly rig: CameraRig;
+  /** The canvas's CSS height: pointer deltas come in CSS pixels. */
+  private viewHeight = 1;
   private readonly marker: Mesh;
   private path: Line | null = null;
   private mandrel: Mesh | null = null;
@@ -99,24 +95,21 @@ export class ToolpathScene {
   private layerTable: DataTexture | null = null;
   private readonly material: ShaderMaterial;
   private bounds = new Sphere(new Vector3(), 1);
-  private frame = 0;
+  private cancelFrame: (() => void) | null = null;
   private scrub = Number.POSITIVE_INFINITY;
-  private stats: SceneStats = { drawnVertices: 0, doneVertices: 0, frames: 0 };
+  private stats: SceneStats = { drawnVertices: 0, doneVertices: 0, frames: 0, pathUploads: 0 };
   private readonly onFrame: ((stats: SceneStats) => void) | undefined;
 
-  constructor(canvas: HTMLCanvasElement, onFrame?: (stats: SceneStats) => void) {
+  constructor(canvas: HTMLCanvasElement | OffscreenCanvas, onFrame?: (stats: SceneStats) => void) {
     this.onFrame = onFrame;
     // preserveDrawingBuffer: the acceptance checks and screenshots read the pixels back.
     this.renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
     this.renderer.setClearColor('#f7f9fb');
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.scene.add(new AmbientLight('#ffffff', 1.6));
     const sun = new DirectionalLight('#ffffff', 1.4);
     sun.position.set(1, 2, 3);
     this.scene.add(sun);
-    this.controls = new OrbitControls(this.camera, canvas);
-    this.controls.listenToKeyEvents(canvas);
-    this.controls.addEventListener('change', () => this.requestRender());
+    this.rig = new CameraRig(this.camera);
     this.material = new ShaderMaterial({
       vertexShader: VERTEX_SHADER,
       fragmentShader: FRAGMENT_SHADER,
@@ -139,6 +132,11 @@ export class ToolpathScene {
     g.setAttribute('position', new BufferAttribute(geometry.positions, 3));
     g.setAttribute('command', new BufferAttribute(geometry.commandIndex, 1));
     g.setAttribute('layer', new BufferAttribute(geometry.layerOf, 1));
+    this.stats.pathUploads = 0;
+    for (const attribute of Object.values(g.attributes))
+      (attribute as BufferAttribute).onUpload(() => {
+        this.stats.pathUploads++;
+      });
     g.boundingSphere = null;
     this.path = new Line(g, this.material);
     this.path.frustumCulled = false;
@@ -206,40 +204,54 @@ export class ToolpathScene {
         : direction === 'end'
           ? new Vector3(d, 0, 0)
           : new Vector3(d, d, d).multiplyScalar(1 / Math.sqrt(3));
-    this.camera.up.set(0, 1, 0);
-    this.camera.position.copy(c).add(offset);
-    this.controls.target.copy(c);
-    this.controls.update();
+    this.rig.place(c, offset);
     this.requestRender();
   }
 
   /** Keeps the direction, moves the camera so the whole part fills the view. */
   fit(): void {
     const c = this.bounds.center;
-    const direction = this.camera.position.clone().sub(this.controls.target).normalize();
+    const direction = this.camera.position.clone().sub(this.rig.target).normalize();
     if (direction.lengthSq() === 0) direction.set(1, 1, 1).normalize();
     this.camera.position.copy(c).addScaledVector(direction, this.viewDistance());
-    this.controls.target.copy(c);
+    this.rig.target.copy(c);
     this.camera.near = Math.max(this.bounds.radius / 1000, 0.01);
     this.camera.far = this.bounds.radius * 100 + 1000;
     this.camera.updateProjectionMatrix();
-    this.controls.update();
+    this.rig.update();
     this.requestRender();
   }
 
   zoom(factor: number): void {
-    const target = this.controls.target;
-    const offset = this.camera.position.clone().sub(target).multiplyScalar(factor);
-    this.camera.position.copy(target).add(offset);
-    this.controls.update();
+    this.rig.zoom(factor);
+    this.requestRender();
+  }
+
+  /** Drag to turn the part (deltas in CSS pixels). */
+  orbit(dx: number, dy: number): void {
+    this.rig.orbit(dx, dy, this.viewHeight);
+    this.requestRender();
+  }
+
+  /** Drag with a modifier, or arrow keys, to move the view (deltas in CSS pixels). */
+  pan(dx: number, dy: number): void {
+    this.rig.pan(dx, dy, this.viewHeight);
     this.requestRender();
   }
 
   /** Sizes the drawing buffer; a frame is drawn only when the size really changed (a big path is slow to draw in software GL). */
-  resize(width: number, height: number): void {
-    if (width <= 0 || height <= 0) return;
+  resize(width: number, height: number, pixelRatio: number): void {
+    if (!(width > 0) || !(height > 0) || !Number.isFinite(width) || !Number.isFinite(height)) return;
+    const ratio = Math.min(Math.max(Number.isFinite(pixelRatio) ? pixelRatio : 1, 1), 2);
     const size = this.renderer.getSize(new Vector2());
-    if (size.x === Math.floor(width) && size.y === Math.floor(height)) return;
+    if (
+      size.x === Math.floor(width) &&
+      size.y === Math.floor(height) &&
+      this.renderer.getPixelRatio() === ratio
+    )
+      return;
+    this.viewHeight = height;
+    this.renderer.setPixelRatio(ratio);
     this.renderer.setSize(width, height, false);
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();
@@ -247,21 +259,30 @@ export class ToolpathScene {
   }
 
   dispose(): void {
-    cancelAnimationFrame(this.frame);
+    this.cancelFrame?.();
+    this.cancelFrame = null;
     this.clearPath();
-    this.controls.dispose();
     this.marker.geometry.dispose();
     (this.marker.material as MeshStandardMaterial).dispose();
     this.material.dispose();
     this.renderer.dispose();
+    // A worker may get many canvases over a session: give each context back at once.
+    this.renderer.forceContextLoss();
   }
 
   requestRender(): void {
-    if (this.frame !== 0) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = 0;
+    if (this.cancelFrame) return;
+    this.cancelFrame = nextFrame(() => {
+      this.cancelFrame = null;
       this.renderNow();
     });
+  }
+
+  /** Draws at once rather than at the next animation frame (a new program: no reason to wait). */
+  drawNow(): SceneStats {
+    this.cancelFrame?.();
+    this.cancelFrame = null;
+    return this.renderNow();
   }
 
   renderNow(): SceneStats {
@@ -274,6 +295,7 @@ export class ToolpathScene {
       drawnVertices: this.path && segments > 0 ? segments + 1 : 0,
       doneVertices: this.stats.doneVertices,
       frames: this.stats.frames + 1,
+      pathUploads: this.stats.pathUploads,
     };
     this.onFrame?.(this.stats);
     return this.stats;
@@ -310,17 +332,4 @@ export class ToolpathScene {
     this.geometry = null;
     this.marker.visible = false;
   }
-}
-
-/** Index of the last vertex whose command is ≤ `command` (0, the start vertex, at least). */
-export function lastVertexAtOrBefore(commandIndex: Uint32Array, command: number): number {
-  let lo = 0;
-  let hi = commandIndex.length - 1;
-  if (hi < 0) return 0;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((commandIndex[mid] as number) <= command) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

@@ -1,16 +1,14 @@
-// React's part of the 3D view: it mounts the scene, keeps it sized, and holds the controls around
-// it (views, timeline, play, speed, layers, readout). Drawing lives in ../scene.
+// React's part of the 3D view: it mounts the scene (drawn in the preview worker where the canvas can
+// be handed over, see scene-host.ts) and holds the controls around it (views, timeline, play, speed,
+// layers, readout). Drawing lives in ../scene.
 import { useEffect, useId, useRef, useState } from 'react';
 import { formatDuration } from '../../../ui/format.ts';
 import type { PreviewClient } from '../preview/client.ts';
 import type { CommandLine, ViewGeometry } from '../preview/protocol.ts';
-import {
-  LAYER_COLOURS,
-  lastVertexAtOrBefore,
-  type SceneStats,
-  ToolpathScene,
-  type ViewDirection,
-} from '../scene/toolpath-scene.ts';
+import { LAYER_COLOURS } from '../scene/colours.ts';
+import { commandAtTime, lastVertexAtOrBefore, timeAt } from '../scene/timeline.ts';
+import type { SceneStats, ViewDirection } from '../scene/toolpath-scene.ts';
+import { mountScene, type SceneHost } from './scene-host.ts';
 
 const SPEEDS = [1, 10, 60, 600] as const;
 
@@ -21,27 +19,16 @@ export interface ToolpathViewProps {
   machineLine: number | null;
 }
 
-/** Machine time at a command, from the geometry's per-vertex times. */
-function timeAt(g: ViewGeometry, command: number): number {
-  return g.elapsed[lastVertexAtOrBefore(g.commandIndex, command)] ?? 0;
-}
-
-/** The last command reached by machine time `t`. */
-function commandAtTime(g: ViewGeometry, t: number): number {
-  let lo = 0;
-  let hi = g.vertexCount - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((g.elapsed[mid] as number) <= t) lo = mid;
-    else hi = mid - 1;
-  }
-  return g.commandIndex[lo] ?? 0;
-}
-
 export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProps) {
-  const canvasRef = useRef<HTMLCanvasElement>(null);
-  const sceneRef = useRef<ToolpathScene | null>(null);
-  const [stats, setStats] = useState<SceneStats>({ drawnVertices: 0, doneVertices: 0, frames: 0 });
+  const surfaceRef = useRef<HTMLDivElement>(null);
+  const sceneRef = useRef<SceneHost | null>(null);
+  const [stats, setStats] = useState<SceneStats>({
+    drawnVertices: 0,
+    doneVertices: 0,
+    frames: 0,
+    pathUploads: 0,
+  });
+  const [sceneProblem, setSceneProblem] = useState<string | null>(null);
   const [scrub, setScrub] = useState(geometry.commandCount);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<number>(60);
@@ -52,32 +39,25 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
   const shown = machineLine ?? scrub;
 
   useEffect(() => {
-    const canvas = canvasRef.current;
-    if (!canvas) return;
-    const scene = new ToolpathScene(canvas, setStats);
+    const surface = surfaceRef.current;
+    if (!surface) return;
+    const scene = mountScene(surface, client, { frame: setStats, error: setSceneProblem });
     sceneRef.current = scene;
-    // Sized before the first frame: the observer reports only after the first frame is drawn.
-    scene.resize(canvas.clientWidth, canvas.clientHeight);
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) scene.resize(entry.contentRect.width, entry.contentRect.height);
-    });
-    observer.observe(canvas);
     return () => {
-      observer.disconnect();
       scene.dispose();
       sceneRef.current = null;
     };
-  }, []);
+  }, [client]);
 
   useEffect(() => {
-    sceneRef.current?.setGeometry(geometry);
+    sceneRef.current?.showGeometry(geometry);
     setScrub(geometry.commandCount);
     setHidden(new Set());
     setPlaying(false);
   }, [geometry]);
 
   useEffect(() => {
-    sceneRef.current?.setScrub(shown);
+    sceneRef.current?.send({ op: 'scrub', command: shown });
   }, [shown]);
 
   useEffect(() => {
@@ -117,9 +97,10 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
     // The start position is read once when play starts; scrub changes made by playing must not restart it.
   }, [playing, speed, geometry]);
 
-  const view = (direction: ViewDirection) => sceneRef.current?.setView(direction);
+  const view = (direction: ViewDirection) => sceneRef.current?.send({ op: 'view', direction });
+  const zoom = (factor: number) => sceneRef.current?.send({ op: 'zoom', factor });
   const toggleLayer = (k: number, visible: boolean) => {
-    sceneRef.current?.setLayerVisible(k, visible);
+    sceneRef.current?.send({ op: 'layer', layer: k, visible });
     setHidden((prev) => {
       const next = new Set(prev);
       if (visible) next.delete(k);
@@ -139,7 +120,7 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
         Toolpath
       </h2>
       <div className="toolbar" role="toolbar" aria-label="View">
-        <button type="button" onClick={() => sceneRef.current?.fit()}>
+        <button type="button" onClick={() => sceneRef.current?.send({ op: 'fit' })}>
           Fit
         </button>
         <button type="button" onClick={() => view('side')}>
@@ -151,10 +132,10 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
         <button type="button" onClick={() => view('isometric')}>
           Isometric view
         </button>
-        <button type="button" onClick={() => sceneRef.current?.zoom(0.8)}>
+        <button type="button" onClick={() => zoom(0.8)}>
           Zoom in
         </button>
-        <button type="button" onClick={() => sceneRef.current?.zoom(1.25)}>
+        <button type="button" onClick={() => zoom(1.25)}>
           Zoom out
         </button>
       </div>
@@ -166,13 +147,17 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
         data-done-vertices={stats.doneVertices}
         data-vertex-count={geometry.vertexCount}
         data-frames={stats.frames}
+        data-path-uploads={stats.pathUploads}
+        data-drawn-by={client.drawsScene ? 'worker' : 'page'}
       >
-        <canvas
-          ref={canvasRef}
-          tabIndex={0}
-          aria-label="Toolpath on the mandrel: drag or arrow keys to pan, drag to orbit, wheel to zoom"
-        />
+        {/* The canvas is made by mountScene: one per mount, as a canvas can be handed to a worker only once. */}
+        <div ref={surfaceRef} className="viewer__surface" />
       </section>
+      {sceneProblem && (
+        <p role="alert" className="program-error">
+          The 3D view cannot be drawn here: {sceneProblem}
+        </p>
+      )}
       <div className="timeline">
         <button type="button" onClick={() => setPlaying((p) => !p)} disabled={machineLine !== null}>
           {playing ? 'Pause' : 'Play'}
