@@ -10,6 +10,7 @@ import { type Clock, iso, TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { ChangeBus } from '../dashboards/bus.ts';
 import { DashboardService } from '../dashboards/service.ts';
+import { createWinderDashboard } from '../dashboards/winder.ts';
 import { type Database, openDatabase } from '../db/database.ts';
 import { Store } from '../db/store.ts';
 import { ClientAddresses } from '../http/client-address.ts';
@@ -179,4 +180,6 @@ async function bootstrapAdmin(services: ApiServices): Promise<void> {
     targetId: user.id,
     metadata: { role: 'admin', active: true, bootstrap: true },
   });
+  // After the account's own audit record, so the log reads in the order things happened.
+  createWinderDashboard(services.dashboards, user, services.logger);
 }

@@ -2,6 +2,7 @@ import type { GraphQLError } from 'graphql';
 import { LimiterUnavailable, type ThrottleKeyName } from '../../auth/limiter.ts';
 import { SETUP_CODE_REQUIRED } from '../../auth/setup-code.ts';
 import { iso } from '../../auth/tokens.ts';
+import { createWinderDashboard } from '../../dashboards/winder.ts';
 import type { Role } from '../../db/repositories/users.ts';
 import { type ApiServices, type RequestContext, requireAdmin, requireUser } from '../context.ts';
 import {
@@ -113,6 +114,7 @@ async function registerUser(
     targetId: created.user.id,
     metadata: created.firstRun ? { role: created.user.role, firstRun: true } : { role: created.user.role },
   });
+  if (created.firstRun) createWinderDashboard(services.dashboards, created.user, services.logger);
   return sessionToken(services, created.user);
 }
 
