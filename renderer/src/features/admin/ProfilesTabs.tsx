@@ -120,24 +120,26 @@ export function CredentialsTab() {
                   {p.secretNeedsReentry ? ' — sealed with another key: enter it again' : ''}
                 </td>
                 <td>{p.allowPublicUse ? 'allowed' : 'no'}</td>
-                <td className="toolbar">
-                  <button
-                    type="button"
-                    className="button"
-                    onClick={() => setReplacing({ id: p._id, type: p.type, secret: {} })}
-                  >
-                    Replace secret of {p.name}
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--danger"
-                    onClick={async () => {
-                      await remove({ id: p._id });
-                      again();
-                    }}
-                  >
-                    Delete {p.name}
-                  </button>
+                <td>
+                  <div className="toolbar">
+                    <button
+                      type="button"
+                      className="button"
+                      onClick={() => setReplacing({ id: p._id, type: p.type, secret: {} })}
+                    >
+                      Replace secret of {p.name}
+                    </button>
+                    <button
+                      type="button"
+                      className="button button--danger"
+                      onClick={async () => {
+                        await remove({ id: p._id });
+                        again();
+                      }}
+                    >
+                      Delete {p.name}
+                    </button>
+                  </div>
                 </td>
               </tr>
             ))}

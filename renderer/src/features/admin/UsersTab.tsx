@@ -94,30 +94,32 @@ export function UsersTab() {
                 <td>
                   {u.lastLogin === u.registrationDate ? 'never' : new Date(u.lastLogin).toLocaleString()}
                 </td>
-                <td className="toolbar">
-                  <button
-                    type="button"
-                    className="button"
-                    onClick={async () => {
-                      setResetFor(u.email);
-                      await issueReset({ id: u._id });
-                    }}
-                  >
-                    Reset link for {u.email}
-                  </button>
-                  <button
-                    type="button"
-                    className="button button--danger"
-                    disabled={u.active}
-                    title={u.active ? 'Deactivate the user before deleting' : undefined}
-                    onClick={async () => {
-                      if (!window.confirm(`Delete ${u.email}? Their dashboards pass to you.`)) return;
-                      await remove({ id: u._id });
-                      again();
-                    }}
-                  >
-                    Delete {u.email}
-                  </button>
+                <td>
+                  <div className="toolbar">
+                    <button
+                      type="button"
+                      className="button"
+                      onClick={async () => {
+                        setResetFor(u.email);
+                        await issueReset({ id: u._id });
+                      }}
+                    >
+                      Reset link for {u.email}
+                    </button>
+                    <button
+                      type="button"
+                      className="button button--danger"
+                      disabled={u.active}
+                      title={u.active ? 'Deactivate the user before deleting' : undefined}
+                      onClick={async () => {
+                        if (!window.confirm(`Delete ${u.email}? Their dashboards pass to you.`)) return;
+                        await remove({ id: u._id });
+                        again();
+                      }}
+                    >
+                      Delete {u.email}
+                    </button>
+                  </div>
                 </td>
               </tr>
             ))}

@@ -21,6 +21,22 @@ export interface EditorGridProps {
 
 type Change = Partial<Layout>;
 
+/** The buttons on each pane: the pointer-free way to move, resize and remove it. */
+function paneTools(pane: Pane, name: string): { symbol: string; label: string; change?: Change }[] {
+  const { x, y, w, h } = pane.layout;
+  return [
+    { symbol: '←', label: `Move pane ${name} left`, change: { x: x - 1 } },
+    { symbol: '→', label: `Move pane ${name} right`, change: { x: x + 1 } },
+    { symbol: '↑', label: `Move pane ${name} up`, change: { y: y - 1 } },
+    { symbol: '↓', label: `Move pane ${name} down`, change: { y: y + 1 } },
+    { symbol: '⇤', label: `Make pane ${name} narrower`, change: { w: w - 1 } },
+    { symbol: '⇥', label: `Make pane ${name} wider`, change: { w: w + 1 } },
+    { symbol: '⤒', label: `Make pane ${name} shorter`, change: { h: h - 1 } },
+    { symbol: '⤓', label: `Make pane ${name} taller`, change: { h: h + 1 } },
+    { symbol: '✕', label: `Remove pane ${name}` },
+  ];
+}
+
 export function paneName(pane: Pane, index: number): string {
   return pane.title?.trim() || `Pane ${index + 1}`;
 }
@@ -149,69 +165,21 @@ export function EditorGrid({
               </span>
             </div>
             <div className="pane__tools">
-              <button
-                type="button"
-                aria-label={`Move pane ${name} left`}
-                onClick={() => nudge(pane, { x: pane.layout.x - 1 })}
-              >
-                ←
-              </button>
-              <button
-                type="button"
-                aria-label={`Move pane ${name} right`}
-                onClick={() => nudge(pane, { x: pane.layout.x + 1 })}
-              >
-                →
-              </button>
-              <button
-                type="button"
-                aria-label={`Move pane ${name} up`}
-                onClick={() => nudge(pane, { y: pane.layout.y - 1 })}
-              >
-                ↑
-              </button>
-              <button
-                type="button"
-                aria-label={`Move pane ${name} down`}
-                onClick={() => nudge(pane, { y: pane.layout.y + 1 })}
-              >
-                ↓
-              </button>
-              <button
-                type="button"
-                aria-label={`Make pane ${name} narrower`}
-                onClick={() => nudge(pane, { w: pane.layout.w - 1 })}
-              >
-                −W
-              </button>
-              <button
-                type="button"
-                aria-label={`Make pane ${name} wider`}
-                onClick={() => nudge(pane, { w: pane.layout.w + 1 })}
-              >
-                +W
-              </button>
-              <button
-                type="button"
-                aria-label={`Make pane ${name} shorter`}
-                onClick={() => nudge(pane, { h: pane.layout.h - 1 })}
-              >
-                −H
-              </button>
-              <button
-                type="button"
-                aria-label={`Make pane ${name} taller`}
-                onClick={() => nudge(pane, { h: pane.layout.h + 1 })}
-              >
-                +H
-              </button>
-              <button
-                type="button"
-                aria-label={`Remove pane ${name}`}
-                onClick={() => onPanesChange(document.panes.filter((p) => p.id !== pane.id))}
-              >
-                ✕
-              </button>
+              {paneTools(pane, name).map((tool) => (
+                <button
+                  key={tool.label}
+                  type="button"
+                  title={tool.label}
+                  onClick={() =>
+                    tool.change
+                      ? nudge(pane, tool.change)
+                      : onPanesChange(document.panes.filter((p) => p.id !== pane.id))
+                  }
+                >
+                  <span aria-hidden="true">{tool.symbol}</span>
+                  <span className="visually-hidden">{tool.label}</span>
+                </button>
+              ))}
             </div>
             <div className="pane__widgets">
               {widgets.map((widget, i) => {
