@@ -1,5 +1,6 @@
 import { type MouseEvent, type ReactNode, Suspense } from 'react';
 import { useMe } from '../lib/graphql/me.ts';
+import { sessionEndedReason, useSessionToken } from '../lib/use-session.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { AREAS, type Area, areaFor } from './areas.ts';
 import { usePathname } from './router.ts';
@@ -47,6 +48,9 @@ export function AppFrame({ headerActions }: AppFrameProps = {}) {
   const Page = pageFor(pathname);
   // Admin screens are for admins; the server refuses everyone else anyway.
   const { user } = useMe();
+  // Said on every page, not only at sign-in: the session can end while someone is looking at a dashboard.
+  const token = useSessionToken();
+  const ended = !token && pathname !== '/sign-in' ? sessionEndedReason() : null;
   const areas = AREAS.filter((a) => a.path !== '/admin' || user?.role === 'ADMIN');
 
   let page: ReactNode;
@@ -101,7 +105,20 @@ export function AppFrame({ headerActions }: AppFrameProps = {}) {
           {headerActions}
         </div>
       </header>
-      <main className="app__main">{page}</main>
+      <main className="app__main">
+        {ended && (
+          <p className="app__session-ended" role="alert">
+            {ended}{' '}
+            <a
+              href={`/sign-in?next=${encodeURIComponent(pathname)}`}
+              onClick={follow(navigate, `/sign-in?next=${encodeURIComponent(pathname)}`)}
+            >
+              Sign in
+            </a>
+          </p>
+        )}
+        {page}
+      </main>
       <StatusBar />
     </div>
   );
