@@ -61,11 +61,11 @@ describe('DatasourceHub', () => {
   });
 
   it('coalesces bursts into one snapshot per frame and keeps unchanged sources running', () => {
-    let emit: ((u: { value: unknown }) => void) | null = null;
+    const emitter: { emit: (u: { value: unknown }) => void } = { emit: () => {} };
     const starts: string[] = [];
     const factory: SourceFactory = (ds, _ctx, e) => {
       starts.push(ds.id);
-      emit = e;
+      emitter.emit = e;
       e({ status: 'connected' });
       return () => {};
     };
@@ -77,7 +77,7 @@ describe('DatasourceHub', () => {
       const sources = [{ id: 'm', title: 'M', type: 'mqtt', settings: { topic: 'a' } }];
       hub.setDatasources(sources);
       listener.mockClear();
-      for (let i = 1; i <= 10; i++) emit?.({ value: i });
+      for (let i = 1; i <= 10; i++) emitter.emit({ value: i });
       expect(listener).not.toHaveBeenCalled();
       advance(20);
       expect(listener).toHaveBeenCalledTimes(1);
