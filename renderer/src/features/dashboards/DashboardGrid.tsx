@@ -22,12 +22,8 @@ export function gridStyle(document: Pick<DashboardDocument, 'columns' | 'width'>
 
 export function paneStyle(pane: Pane): CSSProperties {
   const { x, y, w, h } = pane.layout;
-  // --pane-h lets small screens stack the pane at its own height (dashboards.css).
-  return {
-    gridColumn: `${x + 1} / span ${w}`,
-    gridRow: `${y + 1} / span ${h}`,
-    '--pane-h': h,
-  } as CSSProperties;
+  // Custom properties, not grid-column/grid-row: small screens re-place panes in CSS (dashboards.css).
+  return { '--pane-x': x + 1, '--pane-y': y + 1, '--pane-w': w, '--pane-h': h } as CSSProperties;
 }
 
 /** Reading order, which is also the stacking order on small screens. */
