@@ -1,9 +1,7 @@
-// A real `towpath serve` for the account and dashboard specs: its own data dir, a bootstrap admin.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// A real core with a bootstrap admin for the account and dashboard specs, and signing in through
+// the sign-in screen.
 import { expect, type Page } from '@playwright/test';
-import { type Running, startNode } from '../../server/testing/process.ts';
+import { startCore as startServeProcess } from '../../server/testing/core.ts';
 
 export const ADMIN_EMAIL = 'admin@towpath.test';
 export const PASSWORD = 'Str0ng-password!';
@@ -14,26 +12,16 @@ export interface Core {
 }
 
 export async function startCore(env: Record<string, string> = {}): Promise<Core> {
-  const dir = await mkdtemp(join(tmpdir(), 'towpath-e2e-dash-'));
-  const core: Running = startNode('server/cli.ts', ['serve'], {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    WINDING_PORT: '0',
-    TOWPATH_DATA_DIR: join(dir, 'data'),
-    HOME: dir,
-    XDG_CONFIG_HOME: dir,
+  const core = await startServeProcess({
     CREATE_ADMIN: 'true',
     ADMIN_EMAIL,
     ADMIN_PASSWORD: PASSWORD,
     ...env,
   });
-  const [, url] = await core.waitFor(/Open (http:\/\/[^/]+)\//);
   return {
-    url: url as string,
+    url: core.lan,
     async stop() {
-      core.child.kill('SIGTERM');
-      expect((await core.finished).code).toBe(0);
-      await rm(dir, { recursive: true, force: true });
+      expect(await core.stop()).toBe(0);
     },
   };
 }
