@@ -93,8 +93,12 @@ describe('session hardening', () => {
     const onHeaders = fake.headerListeners.at(-1);
     const callback = vi.fn();
     onHeaders?.({ url: 'http://127.0.0.1:4001/widget-frame', responseHeaders: {} }, callback);
-    expect(callback).toHaveBeenLastCalledWith({ responseHeaders: { 'Content-Security-Policy': [WIDGET_FRAME_CSP] } });
+    expect(callback).toHaveBeenLastCalledWith({
+      responseHeaders: { 'Content-Security-Policy': [WIDGET_FRAME_CSP] },
+    });
     onHeaders?.({ url: 'http://127.0.0.1:4001/widget-frame/x', responseHeaders: {} }, callback);
-    expect(callback).toHaveBeenLastCalledWith({ responseHeaders: { 'Content-Security-Policy': [RENDERER_CSP] } });
+    expect(callback).toHaveBeenLastCalledWith({
+      responseHeaders: { 'Content-Security-Policy': [RENDERER_CSP] },
+    });
   });
 });

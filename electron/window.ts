@@ -49,7 +49,10 @@ export function hardenSession(session: Session): void {
   session.webRequest.onHeadersReceived((details, callback) => {
     // The trusted-widget frame keeps its own (sandboxed) policy; every other document gets the app's.
     callback({
-      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [contentSecurityPolicyFor(details.url)] },
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [contentSecurityPolicyFor(details.url)],
+      },
     });
   });
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));

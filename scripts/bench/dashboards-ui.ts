@@ -25,12 +25,12 @@ function benchDashboard() {
     settings: { refresh: 1 },
   }));
   const kinds = [
-    (i: number, ds: string) => ({ type: 'text', settings: { valuePath: `datasources.${ds}.localTime` } }),
-    (i: number, ds: string) => ({
+    (_i: number, ds: string) => ({ type: 'text', settings: { valuePath: `datasources.${ds}.localTime` } }),
+    (_i: number, ds: string) => ({
       type: 'gauge',
       settings: { valuePath: `datasources.${ds}.epochMs`, min: 0, max: 1e13, precision: 0 },
     }),
-    (i: number, ds: string) => ({
+    (_i: number, ds: string) => ({
       type: 'sparkline',
       settings: { valuePath: `datasources.${ds}.epochMs`, historyLength: 100 },
     }),
@@ -38,7 +38,7 @@ function benchDashboard() {
       type: 'text',
       settings: { valueTemplate: `{{ datasources.${ds}.localDate }} #${i}` },
     }),
-    (i: number, ds: string) => ({ type: 'indicator', settings: { valuePath: `datasources.${ds}.epochMs` } }),
+    (_i: number, ds: string) => ({ type: 'indicator', settings: { valuePath: `datasources.${ds}.epochMs` } }),
   ];
   const panes = Array.from({ length: 12 }, (_, p) => ({
     id: `p${p}`,

@@ -36,7 +36,7 @@ describe('the Winder dashboard', () => {
     expect(winder).toMatchObject({ title: 'Winder', visibility: 'PRIVATE', isOwner: true });
     expect(winder?.datasources).toEqual([{ id: 'winder', title: 'Winder', type: 'machine', settings: {} }]);
     const titles = (
-      winder?.panes as { widgets: { title: string; settings: Record<string, unknown> }[] }[]
+      (winder?.panes ?? []) as { widgets: { title: string; settings: Record<string, unknown> }[] }[]
     ).flatMap((p) => p.widgets.map((w) => w.title));
     expect(titles).toEqual([
       'Job',
