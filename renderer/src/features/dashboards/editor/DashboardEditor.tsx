@@ -84,7 +84,7 @@ function useAuthor(
 }
 
 export function DashboardEditor({ id }: { id: string }) {
-  const { dashboard, query, reload } = useLiveDashboard(id);
+  const { dashboard, query, pushed, reload } = useLiveDashboard(id);
   const { user } = useMe();
   const [base, setBase] = useState<DashboardRecord | null>(null);
   const [draft, setDraft] = useState<DashboardDocument | null>(null);
@@ -115,6 +115,14 @@ export function DashboardEditor({ id }: { id: string }) {
     )
       setIncoming({ revision: dashboard.documentRevision, at: dashboard.updatedAt, who: null });
   }, [dashboard, base, incoming, conflict]);
+  // Work in progress is never dropped silently: leaving the page with unsaved changes asks first.
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [dirty]);
+  const gone = pushed && dashboard === null;
   useAuthor(id, incoming, base?.canManageSharing ?? false, (who) =>
     setIncoming((i) => (i ? { ...i, who } : i)),
   );
@@ -297,7 +305,14 @@ export function DashboardEditor({ id }: { id: string }) {
             }}
             onProblem={setProblem}
           />
-          <button type="button" className="button" onClick={() => navigate(`/dashboards/${id}`)}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              if (!dirty || window.confirm('Leave the editor? Your unsaved changes will be lost.'))
+                navigate(`/dashboards/${id}`);
+            }}
+          >
             View
           </button>
         </div>
@@ -343,6 +358,12 @@ export function DashboardEditor({ id }: { id: string }) {
       {problem && (
         <p className="form__problem" role="alert">
           {problem}
+        </p>
+      )}
+      {gone && (
+        <p className="form__problem" role="alert">
+          This dashboard was deleted or you can no longer open it. Your working copy is still here: use Export
+          JSON to keep it.
         </p>
       )}
       {notice && <p role="status">{notice}</p>}
