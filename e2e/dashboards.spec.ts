@@ -258,10 +258,27 @@ test('no serious accessibility violations on any screen or dialog; screenshots f
   await noSeriousViolations(editor, 'new dashboard dialog');
   await editor.getByRole('button', { name: 'Close' }).click();
 
+  // The demo dashboard shipped in resources/, with every common widget kind, imported from the list.
+  await editor
+    .getByTestId('import-json-file')
+    .setInputFiles('resources/dashboards/shop-floor.towpath-dashboard.json');
+  await expect(editor.getByRole('heading', { name: 'Editing Shop floor' })).toBeVisible();
+  await expect(editor.getByRole('region', { name: 'Progress' })).toContainText('64.2 %');
+  await noSeriousViolations(editor, 'editor with every common widget');
+  await editor.screenshot({ path: 'docs/screenshots/editor.png' });
+  await editor.getByRole('button', { name: 'View' }).click();
+  await expect(editor.getByRole('region', { name: 'Progress' })).toContainText('64.2 %');
+  await expect(editor.getByRole('region', { name: 'Remaining' })).toContainText('0:22:05');
+  await expect(editor.getByRole('region', { name: 'Winders' })).toContainText('Winder 2');
+  await expect(
+    editor.getByRole('region', { name: 'Hours wound' }).getByRole('cell', { name: '6.5' }),
+  ).toBeVisible();
+  await noSeriousViolations(editor, 'viewer with every common widget');
+  await editor.screenshot({ path: 'docs/screenshots/dashboard-view.png' });
+
   await editor.goto(dashboardUrl);
   await expect(editor.getByRole('region', { name: 'Shift note' })).toContainText('Mandrel');
   await noSeriousViolations(editor, 'viewer');
-  await editor.screenshot({ path: 'docs/screenshots/dashboard-view.png' });
   for (const [button, dialog] of [
     ['Share', /Share/],
     ['History', 'History'],
@@ -275,7 +292,6 @@ test('no serious accessibility violations on any screen or dialog; screenshots f
   await editor.getByRole('button', { name: 'Edit' }).click();
   await expect(editor.getByRole('region', { name: 'Shift note' })).toBeVisible();
   await noSeriousViolations(editor, 'editor');
-  await editor.screenshot({ path: 'docs/screenshots/editor.png' });
   for (const [button, dialog] of [
     ['Add widget', /Widget/],
     ['Add datasource', 'Datasources'],
