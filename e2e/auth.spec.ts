@@ -121,3 +121,33 @@ test('a session the server stops accepting ends with a clear message, wherever t
   await user.getByRole('button', { name: 'Sign in' }).click();
   await expect(user.getByRole('alert')).toHaveText('Account is deactivated');
 });
+
+test('hostile and broken addresses get the documented answers, never a broken page', async ({ browser }) => {
+  const visitor = await person(browser);
+  // A malformed escape never reaches the app: the door answers 400 without internals.
+  const malformed = await visitor.goto(`${core.url}/s/%ZZ`);
+  expect(malformed?.status()).toBe(400);
+  expect(await malformed?.text()).not.toMatch(/at .*\.ts|stack/i);
+  await visitor.goto(`${core.url}/invite/%E2%80%AE%3Cb%3E`);
+  await visitor.getByLabel('Password').fill(PASSWORD);
+  await visitor.getByRole('button', { name: 'Accept invitation' }).click();
+  await expect(visitor.getByRole('alert')).toHaveText('Invalid or expired invite');
+  await visitor.goto(`${core.url}/reset/${'A'.repeat(3000)}`);
+  await visitor.getByLabel('New password').fill(PASSWORD);
+  await visitor.getByRole('button', { name: 'Set password' }).click();
+  await expect(visitor.getByRole('alert')).toHaveText('Invalid or expired reset token');
+  // An overlong address is refused by the door's path policy before any page.
+  expect((await visitor.goto(`${core.url}/s/${'x'.repeat(5000)}`))?.status()).toBe(403);
+  for (const token of ['x'.repeat(200), '%3Cscript%3Ealert(1)%3C%2Fscript%3E', '..%2F..%2Fadmin']) {
+    await visitor.goto(`${core.url}/s/${token}`);
+    await expect(visitor.getByRole('alert')).toHaveText('This dashboard is no longer available');
+  }
+  await admin.goto(`${core.url}/dashboards/not-a-dashboard`);
+  await expect(admin.getByRole('heading', { name: 'Dashboard not available' })).toBeVisible();
+  await admin.goto(`${core.url}/sign-in?next=//evil.example/`);
+  await admin.getByLabel('Email').fill(ADMIN_EMAIL);
+  await admin.getByLabel('Password').fill(PASSWORD);
+  await admin.getByRole('button', { name: 'Sign in' }).click();
+  // Only addresses of this app are followed after signing in.
+  await expect(admin).toHaveURL(`${core.url}/dashboards`);
+});

@@ -30,3 +30,17 @@ export function followLink(path: string) {
     navigate(path);
   };
 }
+
+/**
+ * The decoded `index`-th segment of a path (`/s/<token>` → 1), or '' when absent. A malformed
+ * escape (`/s/%ZZ`, typed or pasted) is kept as it is rather than breaking the page: the server then
+ * answers it as the unknown token it is.
+ */
+export function pathSegment(pathname: string, index: number): string {
+  const raw = pathname.split('/')[index + 1] ?? '';
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -9,7 +9,7 @@ import {
   ResetPasswordDocument,
   SignInDocument,
 } from '../../lib/graphql/generated.ts';
-import { followLink, navigate, usePathname } from '../../lib/location.ts';
+import { followLink, navigate, pathSegment, usePathname } from '../../lib/location.ts';
 import { setSessionToken } from '../../lib/session.ts';
 import { sessionEndedReason, setSessionEndedReason } from '../../lib/use-session.ts';
 import { NewPasswordField } from './PasswordField.tsx';
@@ -254,9 +254,10 @@ function ResetPassword({ token }: { token: string }) {
 /** /sign-in, /register, /invite/:token and /reset/:token. */
 export default function AuthPage() {
   const [pathname] = usePathname();
-  const [, section, token] = pathname.split('/');
-  if (section === 'invite' && token) return <AcceptInvite token={decodeURIComponent(token)} />;
-  if (section === 'reset' && token) return <ResetPassword token={decodeURIComponent(token)} />;
+  const section = pathSegment(pathname, 0);
+  const token = pathSegment(pathname, 1);
+  if (section === 'invite' && token) return <AcceptInvite token={token} />;
+  if (section === 'reset' && token) return <ResetPassword token={token} />;
   if (section === 'register') return <Register />;
   return <SignIn />;
 }

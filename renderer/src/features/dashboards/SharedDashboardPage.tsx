@@ -4,7 +4,7 @@
 import { useCallback, useEffect } from 'react';
 import { useQuery } from 'urql';
 import { DashboardByShareTokenDocument } from '../../lib/graphql/generated.ts';
-import { usePathname } from '../../lib/location.ts';
+import { pathSegment, usePathname } from '../../lib/location.ts';
 import { DashboardGrid } from './DashboardGrid.tsx';
 import { documentOf } from './document.ts';
 import { useDatasourceHub } from './realtime/useHub.ts';
@@ -14,7 +14,7 @@ export const SHARED_REREAD_MS = 15_000;
 
 export default function SharedDashboardPage() {
   const [pathname] = usePathname();
-  const shareToken = decodeURIComponent(pathname.split('/')[2] ?? '');
+  const shareToken = pathSegment(pathname, 1);
   const [query, reexecute] = useQuery({
     query: DashboardByShareTokenDocument,
     variables: { shareToken },
