@@ -1,8 +1,10 @@
-// Where datasource values come from. `static` and `clock` run here in the page (§3.2); `machine`,
-// `http`, `sse`, `websocket` and `mqtt` come through the realtime gateway, whose browser client plugs
-// in with `setLiveSourceFactory` — until it does, those datasources say so plainly in `error`.
+// Where datasource values come from. `static` and `clock` run here in the page (§3.2); `http` polls
+// the gateway's fetch relay (http-source.ts); `machine`, `sse`, `websocket` and `mqtt` stream through
+// the realtime gateway's socket, whose browser client plugs in with `setLiveSourceFactory` — until
+// it does, those datasources say so plainly in `error`.
 import type { Datasource } from '../document.ts';
 import { isObject } from '../document.ts';
+import { startHttpSource } from './http-source.ts';
 
 export type DatasourceStatus = 'connecting' | 'connected' | 'updating' | 'stale' | 'error';
 
@@ -35,7 +37,7 @@ export type SourceFactory = (
   emit: (update: SourceUpdate) => void,
 ) => () => void;
 
-const GATEWAY_TYPES = new Set(['machine', 'http', 'sse', 'websocket', 'mqtt']);
+const STREAMED_TYPES = new Set(['machine', 'sse', 'websocket', 'mqtt']);
 
 const waitingForGateway: SourceFactory = (datasource, _context, emit) => {
   emit({
@@ -98,7 +100,8 @@ export function startSource(
 ) {
   if (datasource.type === 'static') return staticSource(datasource, context, emit);
   if (datasource.type === 'clock') return clockSource(datasource, context, emit);
-  if (GATEWAY_TYPES.has(datasource.type)) return liveFactory(datasource, context, emit);
+  if (datasource.type === 'http') return startHttpSource(datasource, context, emit);
+  if (STREAMED_TYPES.has(datasource.type)) return liveFactory(datasource, context, emit);
   emit({ status: 'error', message: `Unknown datasource type ${datasource.type}` });
   return () => {};
 }

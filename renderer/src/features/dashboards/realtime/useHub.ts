@@ -3,6 +3,7 @@ import { useClient } from 'urql';
 import { MintDatasourceSessionTokenDocument } from '../../../lib/graphql/generated.ts';
 import { getSessionToken } from '../../../lib/session.ts';
 import type { Datasource } from '../document.ts';
+import { MintError } from './http-source.ts';
 import { DatasourceHub, type HubSnapshot } from './hub.ts';
 
 /** Runs a dashboard's datasources while the page shows it; the snapshot re-renders the view. */
@@ -25,8 +26,14 @@ export function useDatasourceHub(
             .mutation(MintDatasourceSessionTokenDocument, { dashboardId, datasourceId, shareToken })
             .toPromise();
           const token = result.data?.mintDatasourceSessionToken;
-          if (!token) throw new Error(result.error?.graphQLErrors[0]?.message ?? 'Datasource token denied');
-          return token;
+          if (token) return token;
+          const problem = result.error?.graphQLErrors[0];
+          const retry = problem?.extensions?.retryAfterSeconds;
+          throw new MintError(
+            problem?.message ?? 'The workstation did not answer',
+            typeof problem?.extensions?.code === 'string' ? problem.extensions.code : 'NETWORK',
+            typeof retry === 'number' ? retry : null,
+          );
         },
       }),
     [client, dashboardId, shareToken],
