@@ -327,6 +327,21 @@ test('no serious accessibility violations on any screen or dialog; screenshots f
   await noSeriousViolations(admin, 'shared view, link gone');
 });
 
+test('the owner hands the dashboard to another editor and keeps edit access', async () => {
+  await editor.goto(dashboardUrl);
+  await editor.getByRole('button', { name: 'Share' }).click();
+  const share = editor.getByRole('dialog', { name: /Share/ });
+  await share.getByRole('button', { name: `Make ${EDITOR2} the owner` }).click();
+  const newOwner = share.getByRole('row').filter({ hasText: EDITOR2 });
+  await expect(newOwner.getByRole('cell', { name: 'Owner' })).toBeVisible();
+  await expect(share.getByLabel(`Access for ${EDITOR}`)).toHaveValue('EDITOR');
+  await share.getByRole('button', { name: 'Close' }).click();
+  await editor.goto(`${core.url}/dashboards`);
+  await expect(
+    editor.getByRole('region', { name: 'Shared with me' }).getByRole('link', { name: 'Line 3', exact: true }),
+  ).toBeVisible();
+});
+
 async function retitle(page: Page, title: string) {
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Dashboard settings' });
