@@ -78,7 +78,11 @@ const EXPORT = {
         ],
       },
     ],
-    settings: {},
+    // Trusted dashboard CSS: confined to the dashboard, even when it tries to break out.
+    settings: {
+      style:
+        '.widget__title { color: rgb(1, 2, 3); } body { background-color: rgb(255, 0, 0); } } .app__header { display: none; }',
+    },
   },
 };
 
@@ -117,6 +121,12 @@ test('imported into a new dashboard, a trusted widget runs in its sandboxed fram
   await expect(safe.locator('b')).toHaveText('bold');
   await expect(safe.locator('script')).toHaveCount(0);
   await expect(admin.getByRole('region', { name: 'Note' })).toContainText('hello');
+  await expect(admin.getByRole('region', { name: 'Note' }).getByRole('heading')).toHaveCSS(
+    'color',
+    'rgb(1, 2, 3)',
+  );
+  await expect(admin.locator('body')).not.toHaveCSS('background-color', 'rgb(255, 0, 0)');
+  await expect(admin.getByRole('banner')).toBeVisible();
   expect(cspViolations).toEqual([]);
 });
 

@@ -3,6 +3,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { DashboardDocument, Pane } from './document.ts';
 import type { HubSnapshot } from './realtime/hub.ts';
+import { useScopedStyle } from './scoped-style.ts';
 import { WidgetView } from './widgets/registry.tsx';
 
 const WIDTHS: Record<string, string> = {
@@ -63,8 +64,13 @@ export function DashboardGrid({
   snapshot: HubSnapshot;
 }) {
   const theme = typeof document.settings.theme === 'string' ? document.settings.theme : 'auto';
+  const scope = useScopedStyle(document.settings.style);
   return (
-    <div className={`dashboard-grid dashboard-theme--${theme}`} style={gridStyle(document)}>
+    <div
+      className={`dashboard-grid dashboard-theme--${theme}`}
+      style={gridStyle(document)}
+      data-dashboard-scope={scope}
+    >
       {readingOrder(document.panes).map((pane) => (
         <PaneView key={pane.id} pane={pane} snapshot={snapshot} />
       ))}
