@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { RENDERER_CSP } from '../server/lan/csp.ts';
+import { RENDERER_CSP, WIDGET_FRAME_CSP } from '../server/lan/csp.ts';
 import type { createFakeElectron as Create } from './fake-electron.ts';
 
 const fake = await vi.hoisted(async () => {
@@ -86,5 +86,19 @@ describe('session hardening', () => {
     const decide = vi.fn();
     fake.permissionHandlers.at(-1)?.({}, 'media', decide);
     expect(decide).toHaveBeenCalledWith(false);
+  });
+
+  it('keeps the trusted-widget frame on its own sandboxed policy, and only that document', () => {
+    hardenSession(fake.session.defaultSession as never);
+    const onHeaders = fake.headerListeners.at(-1);
+    const callback = vi.fn();
+    onHeaders?.({ url: 'http://127.0.0.1:4001/widget-frame', responseHeaders: {} }, callback);
+    expect(callback).toHaveBeenLastCalledWith({
+      responseHeaders: { 'Content-Security-Policy': [WIDGET_FRAME_CSP] },
+    });
+    onHeaders?.({ url: 'http://127.0.0.1:4001/widget-frame/x', responseHeaders: {} }, callback);
+    expect(callback).toHaveBeenLastCalledWith({
+      responseHeaders: { 'Content-Security-Policy': [RENDERER_CSP] },
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { BrowserWindow, type Session, shell, type WebContents } from 'electron';
-import { RENDERER_CSP } from '../server/lan/csp.ts';
+import { contentSecurityPolicyFor } from '../server/lan/csp.ts';
 import { DEFAULT_SIZE, MIN_SIZE, type WindowState } from './window-state.ts';
 
 /** Security options of every Towpath window: the page is a web app and gets no Node. */
@@ -47,7 +47,13 @@ export function lockNavigation(contents: WebContents, appUrl: string): void {
  */
 export function hardenSession(session: Session): void {
   session.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP] } });
+    // The trusted-widget frame keeps its own (sandboxed) policy; every other document gets the app's.
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [contentSecurityPolicyFor(details.url)],
+      },
+    });
   });
   session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
 }

@@ -1,9 +1,11 @@
 // Accounts of spec §6: registration (first run included), sign-in behind the throttle and limiter
 // of §16, self-deletion, and the admin's create, update, delete and list. Each write is one
 // transaction; audit records, bus notices and dashboard offboarding notices follow the commit.
+
 import { LimiterUnavailable, type ThrottleKeyName } from '../auth/limiter.ts';
 import { SETUP_CODE_REQUIRED } from '../auth/setup-code.ts';
 import { iso } from '../auth/tokens.ts';
+import { createWinderDashboard } from '../dashboards/winder.ts';
 import type { Role, UserRow } from '../db/repositories/users.ts';
 import { ServiceError } from '../errors.ts';
 import { checkUserLimit, requireStrongPassword, requireUnusedEmail, validEmail } from './checks.ts';
@@ -78,6 +80,7 @@ export async function registerUser(
     targetId: created.user.id,
     metadata: created.firstRun ? { role: created.user.role, firstRun: true } : { role: created.user.role },
   });
+  if (created.firstRun) createWinderDashboard(services.dashboards, created.user, services.logger);
   return sessionToken(services, created.user);
 }
 
@@ -103,6 +106,8 @@ export async function createBootstrapAdmin(services: AccountServices): Promise<v
     targetId: user.id,
     metadata: { role: 'admin', active: true, bootstrap: true },
   });
+  // After the account's own audit record, so the log reads in the order things happened.
+  createWinderDashboard(services.dashboards, user, services.logger);
 }
 
 function limiterDown(services: AccountServices, ip: string, error: unknown): ServiceError {

@@ -2,7 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AUTHORIZATION, fieldsWithoutRule } from './authorization.ts';
-import { generateResolverTypes, printContract, RESOLVER_TYPES_FILE, SCHEMA_FILE } from './codegen.ts';
+import {
+  generateOperationTypes,
+  generateResolverTypes,
+  OPERATION_TYPES_FILE,
+  printContract,
+  RESOLVER_TYPES_FILE,
+  SCHEMA_FILE,
+} from './codegen.ts';
 import { buildSchema } from './yoga.ts';
 
 describe('the GraphQL contract', () => {
@@ -13,6 +20,11 @@ describe('the GraphQL contract', () => {
   it('the generated resolver types match schema.graphql', async () => {
     const sdl = readFileSync(SCHEMA_FILE, 'utf8');
     expect(readFileSync(RESOLVER_TYPES_FILE, 'utf8')).toBe(await generateResolverTypes(sdl));
+  }, 60_000);
+
+  it("the renderer's typed operations match schema.graphql and operations.graphql", async () => {
+    const sdl = readFileSync(SCHEMA_FILE, 'utf8');
+    expect(readFileSync(OPERATION_TYPES_FILE, 'utf8')).toBe(await generateOperationTypes(sdl));
   }, 60_000);
 });
 

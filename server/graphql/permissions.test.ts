@@ -172,7 +172,10 @@ describe('adminRuntimeMetrics', () => {
       admin.data?.adminRuntimeMetrics as { api: { requestCount: number }; gateway: unknown } | undefined
     )?.api;
     expect(api?.requestCount).toBeGreaterThan(5);
-    expect((admin.data?.adminRuntimeMetrics as { gateway: unknown } | undefined)?.gateway).toBeNull();
+    // The embedded realtime gateway serves its own counters (§15).
+    expect((admin.data?.adminRuntimeMetrics as { gateway: unknown } | undefined)?.gateway).toEqual({
+      uptimeSeconds: expect.any(Number),
+    });
 
     const sa = await f.call(query, undefined, 'sa');
     expect(sa.errors).toBeUndefined();

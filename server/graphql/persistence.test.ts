@@ -22,7 +22,8 @@ describe('persistence', () => {
       expect(me.data?.me).toEqual({ email: 'viewer@towpath.test', role: 'VIEWER' });
       const admin = await signIn(url, ADMIN_EMAIL);
       const events = await gql(url, '{ adminAuditEvents { action } }', { token: admin });
-      expect((events.data?.adminAuditEvents as unknown[] | undefined)?.length).toBe(3);
+      // Three accounts and the bootstrap admin's Winder dashboard.
+      expect((events.data?.adminAuditEvents as unknown[] | undefined)?.length).toBe(4);
     } finally {
       await second.dispose();
     }

@@ -10,6 +10,7 @@ import { type MachineForwardOptions, machineForwardRoutes } from '../machine/for
 import { taskRoutes } from '../tasks/routes.ts';
 import { doorsRoutes } from './doors.ts';
 import { serveRenderer } from './renderer.ts';
+import { widgetFrameRoute } from './widget-frame.ts';
 
 export interface LanDoorOptions {
   logger: Logger;
@@ -53,6 +54,7 @@ export async function buildLanDoor({
   if (gateway) await gateway(app);
   if (machine) await app.register(machineForwardRoutes, { ...machine, clientAddresses });
   if (tasks) await app.register(taskRoutes, { env: tasks, clientAddresses });
+  await app.register(widgetFrameRoute);
   // Not an encapsulated plugin: the SPA fallback must be the door's own 404 handler.
   await serveRenderer(app, { rendererDir });
   return app;

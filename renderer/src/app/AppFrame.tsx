@@ -1,16 +1,19 @@
 import { type MouseEvent, type ReactNode, Suspense } from 'react';
-import { AREAS, areaFor } from './areas.ts';
+import { useMe } from '../lib/graphql/me.ts';
+import { sessionEndedReason, useSessionToken } from '../lib/use-session.ts';
+import { AccountMenu } from './AccountMenu.tsx';
+import { AREAS, type Area, areaFor } from './areas.ts';
 import { usePathname } from './router.ts';
 import { pageFor } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
 
-function Overview({ navigate }: { navigate: (path: string) => void }) {
+function Overview({ navigate, areas }: { navigate: (path: string) => void; areas: readonly Area[] }) {
   return (
     <section className="page">
       <h1>Towpath</h1>
       <p>A workstation for filament-winding machines.</p>
       <ul className="area-list">
-        {AREAS.map((area) => (
+        {areas.map((area) => (
           <li key={area.path}>
             <a href={area.path} onClick={follow(navigate, area.path)}>
               {area.label}
@@ -42,10 +45,16 @@ export interface AppFrameProps {
 export function AppFrame({ headerActions }: AppFrameProps = {}) {
   const [pathname, navigate] = usePathname();
   const area = areaFor(pathname);
-  const Page = area ? pageFor(area.path) : undefined;
+  const Page = pageFor(pathname);
+  // Admin screens are for admins; the server refuses everyone else anyway.
+  const { user } = useMe();
+  // Said on every page, not only at sign-in: the session can end while someone is looking at a dashboard.
+  const token = useSessionToken();
+  const ended = !token && pathname !== '/sign-in' ? sessionEndedReason() : null;
+  const areas = AREAS.filter((a) => a.path !== '/admin' || user?.role === 'ADMIN');
 
   let page: ReactNode;
-  if (pathname === '/') page = <Overview navigate={navigate} />;
+  if (pathname === '/') page = <Overview navigate={navigate} areas={areas} />;
   else if (Page)
     page = (
       <Suspense fallback={<p className="page page__loading">Loading…</p>}>
@@ -80,7 +89,7 @@ export function AppFrame({ headerActions }: AppFrameProps = {}) {
           Towpath
         </a>
         <nav aria-label="Areas">
-          {AREAS.map((a) => (
+          {areas.map((a) => (
             <a
               key={a.path}
               href={a.path}
@@ -91,9 +100,25 @@ export function AppFrame({ headerActions }: AppFrameProps = {}) {
             </a>
           ))}
         </nav>
-        {headerActions && <div className="app__actions">{headerActions}</div>}
+        <div className="app__actions">
+          <AccountMenu />
+          {headerActions}
+        </div>
       </header>
-      <main className="app__main">{page}</main>
+      <main className="app__main">
+        {ended && (
+          <p className="app__session-ended" role="alert">
+            {ended}{' '}
+            <a
+              href={`/sign-in?next=${encodeURIComponent(pathname)}`}
+              onClick={follow(navigate, `/sign-in?next=${encodeURIComponent(pathname)}`)}
+            >
+              Sign in
+            </a>
+          </p>
+        )}
+        {page}
+      </main>
       <StatusBar />
     </div>
   );

@@ -1,0 +1,197 @@
+// The read-only admin tabs: audit log, datasource diagnostics, runtime metrics; and the service
+// accounts tab, whose API is not part of this build yet.
+import { type FormEvent, useState } from 'react';
+import { useQuery } from 'urql';
+import { errorMessage } from '../../lib/graphql/client.ts';
+import {
+  AdminAuditEventsDocument,
+  AdminDatasourceDiagnosticsDocument,
+  AdminRuntimeMetricsDocument,
+} from '../../lib/graphql/generated.ts';
+
+const PAGE = 100;
+const MOST = 500;
+
+export function AuditTab() {
+  const [filter, setFilter] = useState('');
+  const [applied, setApplied] = useState('');
+  const [limit, setLimit] = useState(PAGE);
+  const [events] = useQuery({
+    query: AdminAuditEventsDocument,
+    variables: { actionPrefix: applied, limit },
+    requestPolicy: 'network-only',
+  });
+  const list = events.data?.adminAuditEvents ?? [];
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setApplied(filter.trim());
+    setLimit(PAGE);
+  };
+  return (
+    <section aria-labelledby="audit-heading">
+      <h2 id="audit-heading">Audit log</h2>
+      <form className="form__row" onSubmit={submit}>
+        <div className="form__field">
+          <label htmlFor="audit-filter">Action starts with</label>
+          <input
+            id="audit-filter"
+            placeholder="e.g. dashboard. or user."
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+          />
+        </div>
+        <button type="submit" className="button">
+          Filter
+        </button>
+      </form>
+      {events.error && <p className="form__problem">{errorMessage(events.error)}</p>}
+      <table className="data-table">
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Action</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Target</th>
+            <th scope="col">Details</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((event) => (
+            <tr key={event._id}>
+              <td>{new Date(event.createdAt).toLocaleString()}</td>
+              <td>{event.action}</td>
+              <td>{event.actorUserId ?? '—'}</td>
+              <td>
+                {event.targetType}
+                {event.targetId ? ` ${event.targetId}` : ''}
+              </td>
+              <td className="admin__json">{JSON.stringify(event.metadata)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p>
+        Showing the newest {list.length} events{applied ? ` whose action starts with “${applied}”` : ''}.{' '}
+        {list.length === limit && limit < MOST ? (
+          <button type="button" className="button" onClick={() => setLimit(Math.min(MOST, limit + PAGE))}>
+            Show more
+          </button>
+        ) : null}
+        {limit >= MOST && list.length === MOST
+          ? ' The log shows at most 500 here; narrow the filter to see older ones.'
+          : ''}
+      </p>
+    </section>
+  );
+}
+
+function Figures({ entries }: { entries: [string, string | number][] }) {
+  return (
+    <dl className="admin__figures">
+      {entries.map(([label, value]) => (
+        <div key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+export function DiagnosticsTab() {
+  const [result, refetch] = useQuery({
+    query: AdminDatasourceDiagnosticsDocument,
+    requestPolicy: 'network-only',
+  });
+  const d = result.data?.adminDatasourceDiagnostics;
+  return (
+    <section aria-labelledby="diagnostics-heading">
+      <h2 id="diagnostics-heading">Datasource diagnostics</h2>
+      {result.error && <p className="form__problem">{errorMessage(result.error)}</p>}
+      {d && (
+        <>
+          <Figures
+            entries={[
+              ['Dashboards', d.totalDashboards],
+              ['Datasources', d.totalDatasources],
+              ['Using a credential profile', d.credentialBoundDatasources],
+              ['External (http, sse, websocket, mqtt)', d.externalDashboardDatasources],
+              ['Invalid or with a missing profile', d.invalidDatasources],
+            ]}
+          />
+          <h3>By type</h3>
+          <Figures entries={d.typeCounts.map((t) => [t.type, t.count])} />
+        </>
+      )}
+      <button type="button" className="button" onClick={() => refetch({ requestPolicy: 'network-only' })}>
+        Refresh
+      </button>
+    </section>
+  );
+}
+
+export function MetricsTab() {
+  const [result, refetch] = useQuery({ query: AdminRuntimeMetricsDocument, requestPolicy: 'network-only' });
+  const m = result.data?.adminRuntimeMetrics;
+  return (
+    <section aria-labelledby="metrics-heading">
+      <h2 id="metrics-heading">Runtime metrics</h2>
+      {result.error && <p className="form__problem">{errorMessage(result.error)}</p>}
+      {m && (
+        <>
+          <h3>API</h3>
+          <Figures
+            entries={[
+              ['Up for (s)', m.api.uptimeSeconds],
+              ['Requests', m.api.requestCount],
+              ['Errors', m.api.errorCount],
+              ['Average latency (ms)', m.api.avgLatencyMs.toFixed(1)],
+              ['p95 latency (ms)', m.api.p95LatencyMs.toFixed(1)],
+              ['Max latency (ms)', m.api.maxLatencyMs.toFixed(1)],
+              ['Rejected credentials', m.api.authFailureCount],
+              ['Datasource tokens minted', m.api.datasourceMintSuccessCount],
+              ['Datasource tokens refused', m.api.datasourceMintFailureCount],
+              ['Audit write failures', m.api.auditWriteFailureCount],
+            ]}
+          />
+          <h3>Realtime gateway</h3>
+          {m.gateway ? (
+            <Figures
+              entries={[
+                ['Up for (s)', m.gateway.uptimeSeconds],
+                ['Open connections', m.gateway.realtimeActiveConnections],
+                ['Connection attempts', m.gateway.realtimeConnectionAttempts],
+                ['Accepted', m.gateway.realtimeConnectionsAccepted],
+                ['Rejected', m.gateway.realtimeConnectionsRejected],
+                ['Messages in', m.gateway.realtimeMessagesIn],
+                ['Messages out', m.gateway.realtimeMessagesOut],
+                ['Realtime errors', m.gateway.realtimeErrorCount],
+                ['Relay requests', m.gateway.httpRequestCount],
+                ['Relay errors', m.gateway.httpErrorCount],
+                ['Relay average latency (ms)', m.gateway.httpAvgLatencyMs.toFixed(1)],
+              ]}
+            />
+          ) : (
+            <p>No realtime gateway is running or it could not be reached.</p>
+          )}
+          <p className="form__hint">Collected {new Date(m.collectedAt).toLocaleString()}.</p>
+        </>
+      )}
+      <button type="button" className="button" onClick={() => refetch({ requestPolicy: 'network-only' })}>
+        Refresh
+      </button>
+    </section>
+  );
+}
+
+export function ServiceAccountsTab() {
+  return (
+    <section aria-labelledby="service-accounts-heading">
+      <h2 id="service-accounts-heading">Service accounts</h2>
+      <p>
+        Service accounts and their tokens arrive with the service-accounts work: this build's API has no
+        operations for them yet, so there is nothing to show or manage here.
+      </p>
+    </section>
+  );
+}

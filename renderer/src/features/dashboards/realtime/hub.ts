@@ -1,0 +1,177 @@
+// The running datasources of one open dashboard and their current values and statuses. Widgets read
+// one immutable snapshot; updates arriving close together (12 sources at 10 Hz) are coalesced into
+// one snapshot per frame so the view re-renders at most that often.
+import type { DatasourceValues } from '../bindings.ts';
+import type { Datasource } from '../document.ts';
+import {
+  type DatasourceStatus,
+  type SourceContext,
+  type SourceUpdate,
+  staleAfterSeconds,
+  startSource,
+} from './sources.ts';
+
+export interface DatasourceState {
+  id: string;
+  title: string;
+  type: string;
+  enabled: boolean;
+  status: DatasourceStatus;
+  hasValue: boolean;
+  value: unknown;
+  message: string | null;
+  /** When the last value arrived (context clock), for staleness. */
+  valueAt: number | null;
+  /** Counts values, so history widgets append once per update. */
+  sequence: number;
+}
+
+export interface HubSnapshot extends DatasourceValues {
+  states: ReadonlyMap<string, DatasourceState>;
+}
+
+const EMPTY: HubSnapshot = { states: new Map(), byId: new Map() };
+
+function snapshotOf(states: Map<string, DatasourceState>): HubSnapshot {
+  return { states: new Map(states), byId: new Map(states) };
+}
+
+export class DatasourceHub {
+  private states = new Map<string, DatasourceState>();
+  private stops = new Map<string, { signature: string; stop: () => void }>();
+  private snapshot: HubSnapshot = EMPTY;
+  private listeners = new Set<() => void>();
+  private flushTimer: ReturnType<typeof setTimeout> | null = null;
+  private staleTimer: ReturnType<typeof setInterval> | null = null;
+  private onRevoked: (() => void) | null = null;
+
+  private readonly context: SourceContext;
+
+  constructor(context: SourceContext) {
+    this.context = context;
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): HubSnapshot => this.snapshot;
+
+  /** Called when a stream is revoked, so the page re-reads its dashboard (§7.2). */
+  setRevokedHandler(handler: (() => void) | null): void {
+    this.onRevoked = handler;
+  }
+
+  /**
+   * Runs exactly the given datasources: new and changed ones (re)start, removed ones stop, unchanged
+   * ones keep running with their value. Disabled ones are known (bindings say so) but never started.
+   */
+  setDatasources(datasources: readonly Datasource[]): void {
+    const keep = new Set<string>();
+    for (const ds of datasources) {
+      keep.add(ds.id);
+      const enabled = ds.enabled !== false;
+      const signature = JSON.stringify([ds.type, ds.settings ?? {}, enabled]);
+      const running = this.stops.get(ds.id);
+      const previous = this.states.get(ds.id);
+      if (running?.signature === signature && previous) {
+        this.states.set(ds.id, { ...previous, title: ds.title });
+        continue;
+      }
+      running?.stop();
+      this.states.set(ds.id, {
+        id: ds.id,
+        title: ds.title,
+        type: ds.type,
+        enabled,
+        status: 'connecting',
+        hasValue: false,
+        value: undefined,
+        message: null,
+        valueAt: null,
+        sequence: 0,
+      });
+      if (!enabled) {
+        this.stops.set(ds.id, { signature, stop: () => {} });
+        continue;
+      }
+      const stop = startSource(ds, this.context, (update) =>
+        this.apply(ds.id, signature, staleAfterSeconds(ds), update),
+      );
+      this.stops.set(ds.id, { signature, stop });
+    }
+    for (const [id, running] of this.stops)
+      if (!keep.has(id)) {
+        running.stop();
+        this.stops.delete(id);
+        this.states.delete(id);
+      }
+    this.staleTimer ??= setInterval(() => this.checkStale(), 1000);
+    this.flush();
+  }
+
+  private staleLimits = new Map<string, number>();
+
+  private apply(id: string, signature: string, staleAfter: number, update: SourceUpdate): void {
+    // A stopped source may still report once; its datasource may have been replaced meanwhile.
+    if (this.stops.get(id)?.signature !== signature && this.stops.has(id)) return;
+    const state = this.states.get(id);
+    if (!state) return;
+    this.staleLimits.set(id, staleAfter);
+    const next: DatasourceState = { ...state };
+    if ('value' in update) {
+      next.value = update.value;
+      next.hasValue = true;
+      next.valueAt = this.context.now();
+      next.sequence = state.sequence + 1;
+      next.status = update.status ?? 'connected';
+      next.message = update.message ?? null;
+    } else if (update.status) {
+      next.status = update.status;
+      next.message = update.message ?? null;
+    }
+    this.states.set(id, next);
+    if (update.revoked) this.onRevoked?.();
+    this.schedule();
+  }
+
+  private checkStale(): void {
+    const now = this.context.now();
+    let changed = false;
+    for (const [id, state] of this.states) {
+      const limit = this.staleLimits.get(id) ?? 0;
+      if (
+        limit > 0 &&
+        state.status === 'connected' &&
+        state.valueAt !== null &&
+        now - state.valueAt > limit * 1000
+      ) {
+        this.states.set(id, { ...state, status: 'stale' });
+        changed = true;
+      }
+    }
+    if (changed) this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.flushTimer !== null) return;
+    this.flushTimer = setTimeout(() => this.flush(), 16);
+  }
+
+  private flush(): void {
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+    this.snapshot = snapshotOf(this.states);
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  stop(): void {
+    for (const running of this.stops.values()) running.stop();
+    this.stops.clear();
+    if (this.staleTimer !== null) clearInterval(this.staleTimer);
+    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
+    this.staleTimer = null;
+    this.flushTimer = null;
+  }
+}
