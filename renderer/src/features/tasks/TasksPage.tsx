@@ -85,14 +85,17 @@ function TaskRow({
   current,
   act,
   busy,
+  ticked,
 }: {
   task: Task;
   current: boolean;
   act: (action: Action, id: string) => void;
   busy: boolean;
+  /** The box as the operator just set it, until the task app has answered. */
+  ticked: boolean | undefined;
 }) {
   const titleId = useId();
-  const done = task.isDone === true;
+  const done = ticked ?? task.isDone === true;
   return (
     <li className={`tasks__row${done ? ' tasks__row--done' : ''}`} aria-labelledby={titleId}>
       <label className="tasks__done">
@@ -214,9 +217,12 @@ export default function TasksPage() {
     refetchInterval: REFRESH_MS,
     retry: false,
   });
+  // A ticked box shows ticked in the same frame as the click (a controlled checkbox whose value
+  // changed only after an await would be put back by React), until the task app has answered.
+  const [ticked, setTicked] = useState<Record<string, boolean>>({});
   const action = useMutation<unknown, Error, { kind: Action | 'stop'; id?: string }>({
     mutationFn: ({ kind, id }) => (kind === 'stop' ? tasksApi.stopCurrent() : tasksApi[kind](id as string)),
-    // A ticked box shows ticked at once; the answer (or its failure) sets it right afterwards.
+    // The cache follows the tick too, so the list is right once the local tick is dropped.
     onMutate: async ({ kind, id }) => {
       if (kind !== 'complete' && kind !== 'uncomplete') return;
       // A read still in flight (the last change's refresh, or the timer's) would answer with the
@@ -226,8 +232,16 @@ export default function TasksPage() {
         tasks?.map((task) => (task.id === id ? { ...task, isDone: kind === 'complete' } : task)),
       );
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['tasks'] }),
+    onSettled: (_answer, _error, { id }) => {
+      if (id !== undefined) setTicked(({ [id]: _answered, ...rest }) => rest);
+      return queryClient.invalidateQueries({ queryKey: ['tasks'] });
+    },
   });
+  const act = (kind: Action, id: string) => {
+    const tick = kind === 'complete' || kind === 'uncomplete';
+    if (tick) setTicked((shown) => ({ ...shown, [id]: kind === 'complete' }));
+    action.mutate({ kind, id });
+  };
   const retry = () => queryClient.invalidateQueries({ queryKey: ['tasks'] });
   const currentTask = current.data ?? null;
   const busy = action.isPending;
@@ -266,7 +280,8 @@ export default function TasksPage() {
                   task={task}
                   current={task.id === currentTask?.id}
                   busy={busy}
-                  act={(kind, id) => action.mutate({ kind, id })}
+                  ticked={ticked[task.id]}
+                  act={act}
                 />
               ))}
             </ul>
