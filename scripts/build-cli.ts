@@ -14,7 +14,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'dist', 'cli');
 
 /** Bundle name → its entry; server/cli.ts names the same bundles. */
-const CLI_BUNDLES = { winding: 'server/cli/winding.ts', bridge: 'bridge/command-line.ts' } as const;
+const CLI_BUNDLES = {
+  winding: 'server/cli/winding.ts',
+  bridge: 'bridge/command-line.ts',
+  estop: 'server/cli/estop.ts',
+} as const;
 
 interface BundleInput {
   path: string;

@@ -49,7 +49,12 @@ const COMMANDS: Record<string, CommandEntry> = {
     usage:
       'towpath estop [--json]   (exit 0: M112 sent; 1: no machine connected; 3: no machine process answering)',
     // Loads only the e-stop's own small modules: it must never wait on the core's.
-    load: async () => (await import('./cli/estop.ts')).estop,
+    // A bundle when fresh: its start-up is the e-stop's latency.
+    load: async () =>
+      (
+        ((await loadFreshBundle(ROOT, 'estop')) as typeof import('./cli/estop.ts') | undefined) ??
+        (await import('./cli/estop.ts'))
+      ).estop,
   },
 };
 
