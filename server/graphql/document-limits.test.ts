@@ -1,6 +1,6 @@
 // Hostile GraphQL documents against a real workstation (issue 10, item 1): limited before parsing,
 // refused without a stack overflow, and the parse caches bounded in bytes.
-import { parse } from 'graphql';
+import { GraphQLError, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql } from '../testing/graphql.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
@@ -115,5 +115,33 @@ describe('parse caches', () => {
     const largest = document(999, MAX_TOKENS - 2);
     documentCache.set(largest, parse(largest));
     expect(documentCache.get(largest)).toBeUndefined();
+  });
+
+  it('keep validation results only for documents the cache holds', () => {
+    const { documentCache, validation } = boundedParserCaches();
+    const validate = (documentAST: ReturnType<typeof parse>) => {
+      let reused: readonly unknown[] | undefined;
+      const after = validation.onValidate({
+        params: { documentAST },
+        setResult: (errors) => {
+          reused = errors;
+        },
+      });
+      return { reused, after };
+    };
+    const small = '{ __typename }';
+    const kept = parse(small);
+    documentCache.set(small, kept);
+    const first = validate(kept);
+    expect(first.reused).toBeUndefined();
+    const errors = [new GraphQLError('Cannot query field')];
+    first.after?.({ result: errors });
+    expect(validate(kept).reused).toBe(errors);
+
+    // Too heavy to cache: validated every time, its result never held.
+    const largest = `{ ${Array.from({ length: MAX_TOKENS - 2 }, (_, k) => `g${k}`).join(' ')} }`;
+    const uncached = parse(largest);
+    documentCache.set(largest, uncached);
+    expect(validate(uncached).after).toBeUndefined();
   });
 });

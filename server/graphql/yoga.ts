@@ -167,6 +167,7 @@ export function createGraphqlServer(
   serviceAccounts: ServiceAccountAuthenticator,
 ): YogaServerInstance<ServerContext, RequestContext> {
   const { config, logger } = services;
+  const caches = boundedParserCaches();
   return createYoga<ServerContext, RequestContext>({
     schema: buildSchema(),
     graphqlEndpoint: '/graphql',
@@ -174,7 +175,7 @@ export function createGraphqlServer(
     landingPage: false,
     graphiql: config.graphiql,
     batching: false,
-    parserAndValidationCache: boundedParserCaches(),
+    parserAndValidationCache: caches.options,
     cors:
       config.corsOrigins.length > 0
         ? {
@@ -185,7 +186,7 @@ export function createGraphqlServer(
         : false,
     maskedErrors: { maskError: maskError(logger), errorMessage: 'Unexpected error.' },
     logging: yogaLogger(logger),
-    plugins: [useOperationLimits(), useErrorMarker()],
+    plugins: [useOperationLimits(), caches.validation, useErrorMarker()],
     context: ({ req }) => requestContext(services, serviceAccounts, req),
   });
 }
