@@ -61,6 +61,30 @@ function ScopeChoice({
   );
 }
 
+/** A data table's header row. */
+function Columns({ names }: { names: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {names.map((name) => (
+          <th scope="col" key={name}>
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** What the server said about the last failed change, announced. */
+function Problem({ message }: { message: string | undefined }) {
+  return message ? (
+    <p className="form__problem" role="alert">
+      {message}
+    </p>
+  ) : null;
+}
+
 type Issued = { token: string; account: string; record: ServiceAccountTokenFieldsFragment };
 
 function TokensPanel({
@@ -108,11 +132,7 @@ function TokensPanel({
     <section className="admin__section" aria-labelledby={headingId}>
       <h3 id={headingId}>Tokens of {account.name}</h3>
       {tokens.error && <p className="form__problem">{errorMessage(tokens.error)}</p>}
-      {problem && (
-        <p className="form__problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
       {issued && (
         <OneTimeSecret
           label="Token"
@@ -124,17 +144,7 @@ function TokensPanel({
         <p>No tokens yet.</p>
       ) : (
         <table className="data-table">
-          <thead>
-            <tr>
-              <th scope="col">Token</th>
-              <th scope="col">Label</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Expires</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
+          <Columns names={['Token', 'Label', 'Scopes', 'Expires', 'Last used', 'State', 'Actions']} />
           <tbody>
             {list.map((t) => {
               const name = t.label || t.tokenPreview;
@@ -262,26 +272,12 @@ export function ServiceAccountsTab() {
           stop working at once; a token never holds a scope its account has lost.
         </p>
         {accounts.error && <p className="form__problem">{errorMessage(accounts.error)}</p>}
-        {problem && (
-          <p className="form__problem" role="alert">
-            {problem}
-          </p>
-        )}
+        <Problem message={problem} />
         {list.length === 0 ? (
           <p>No service accounts yet.</p>
         ) : (
           <table className="data-table">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Description</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Active</th>
-                <th scope="col">Tokens</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
+            <Columns names={['Name', 'Description', 'Scopes', 'Active', 'Tokens', 'Last used', 'Actions']} />
             <tbody>
               {list.map((a) => (
                 <tr key={a._id}>
@@ -372,11 +368,7 @@ export function ServiceAccountsTab() {
           <label>
             <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> Active
           </label>
-          {created.error && (
-            <p className="form__problem" role="alert">
-              {errorMessage(created.error)}
-            </p>
-          )}
+          <Problem message={errorMessage(created.error)} />
           <button type="submit" className="button button--primary" disabled={created.fetching}>
             Create service account
           </button>
