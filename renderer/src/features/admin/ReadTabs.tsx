@@ -1,5 +1,4 @@
-// The read-only admin tabs: audit log, datasource diagnostics, runtime metrics; and the service
-// accounts tab, whose API is not part of this build yet.
+// The read-only admin tabs: audit log, datasource diagnostics, runtime metrics.
 import { type FormEvent, useState } from 'react';
 import { useQuery } from 'urql';
 import { errorMessage } from '../../lib/graphql/client.ts';
@@ -180,18 +179,6 @@ export function MetricsTab() {
       <button type="button" className="button" onClick={() => refetch({ requestPolicy: 'network-only' })}>
         Refresh
       </button>
-    </section>
-  );
-}
-
-export function ServiceAccountsTab() {
-  return (
-    <section aria-labelledby="service-accounts-heading">
-      <h2 id="service-accounts-heading">Service accounts</h2>
-      <p>
-        Service accounts and their tokens arrive with the service-accounts work: this build's API has no
-        operations for them yet, so there is nothing to show or manage here.
-      </p>
     </section>
   );
 }

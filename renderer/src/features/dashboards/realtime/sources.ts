@@ -1,7 +1,7 @@
 // Where datasource values come from. `static` and `clock` run here in the page (§3.2); `http` polls
 // the gateway's fetch relay (http-source.ts); `machine`, `sse`, `websocket` and `mqtt` stream through
-// the realtime gateway's socket, whose browser client plugs in with `setLiveSourceFactory` — until
-// it does, those datasources say so plainly in `error`.
+// the realtime gateway's socket (gateway-sources.ts, plugged in with `setLiveSourceFactory` by the
+// pages that run dashboards) — where nothing is plugged in, those datasources say so in `error`.
 import type { Datasource } from '../document.ts';
 import { isObject } from '../document.ts';
 import { startHttpSource } from './http-source.ts';

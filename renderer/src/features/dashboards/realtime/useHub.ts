@@ -3,8 +3,13 @@ import { useClient } from 'urql';
 import { MintDatasourceSessionTokenDocument } from '../../../lib/graphql/generated.ts';
 import { getSessionToken } from '../../../lib/session.ts';
 import type { Datasource } from '../document.ts';
+import { createGatewaySources } from './gateway-sources.ts';
 import { MintError } from './http-source.ts';
 import { DatasourceHub, type HubSnapshot } from './hub.ts';
+import { setLiveSourceFactory } from './sources.ts';
+
+// Pages that run dashboards stream through the realtime gateway; the hub's own tests plug in fakes.
+setLiveSourceFactory(createGatewaySources());
 
 /** Runs a dashboard's datasources while the page shows it; the snapshot re-renders the view. */
 export function useDatasourceHub(
