@@ -3,9 +3,10 @@
 //   20 s: median and p99 frame time (requestAnimationFrame intervals) and the longest main-thread
 //   task (PerformanceObserver `longtask`; target: none over 50 ms);
 // - opening that dashboard from the list until every widget shows its value (target ≤ 500 ms).
-// The datasources are `clock`s, which run in the page: until the realtime gateway's browser client is
-// connected there is no other in-page source, so the page's timers are sped up tenfold (1 s → 100 ms)
-// by an init script. Widgets, bindings and the render path are the real ones.
+// The datasources are `clock`s, which run in the page, with the page's timers sped up tenfold
+// (1 s → 100 ms) by an init script: the figures are the page's own rendering cost, with no broker or
+// gateway in them (dashboards-live.ts measures that path). Widgets, bindings and the render path are
+// the real ones.
 import { chromium } from '@playwright/test';
 import { startCore } from '../../server/testing/core.ts';
 import type { Bench } from './report.ts';
