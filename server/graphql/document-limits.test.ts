@@ -67,8 +67,22 @@ describe('GraphQL documents are limited before parsing', () => {
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ query: deep }),
     });
-    expect(stream.status).toBeLessThan(500);
-    expect(await stream.text()).toMatch(/"errors"/);
+    expect(stream.status).toBe(400);
+    expect(await stream.json()).toEqual({
+      errors: [{ message: 'Operation nesting exceeds 100', extensions: { code: 'OPERATION_TOO_DEEP' } }],
+    });
+    // A document that does not parse, or does not validate, is answered with its code as well.
+    const refused = async (query: string) => {
+      const response = await fetch(`${ws.urls.lan}/graphql/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ query }),
+      });
+      const body = (await response.json()) as { errors: { extensions: { code: string } }[] };
+      return [response.status, body.errors[0]?.extensions.code];
+    };
+    expect(await refused('{ nope')).toEqual([400, 'GRAPHQL_PARSE_FAILED']);
+    expect(await refused('{ nope }')).toEqual([400, 'GRAPHQL_VALIDATION_FAILED']);
     // A later request is served normally.
     expect((await gql(ws.urls.lan, '{ __typename }')).data).toEqual({ __typename: 'Query' });
   });

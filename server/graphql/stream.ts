@@ -1,8 +1,9 @@
 // `/graphql/stream`: the graphql-sse protocol (distinct and single-connection modes) beside yoga's own
 // SSE on `/graphql` (§2). Operations run through yoga's enveloped pipeline (its schema, graphql
 // instance, context, operation limits and error masking), so both transports send identical events.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type DocumentNode, type ExecutionArgs, type ExecutionResult, GraphQLError } from 'graphql';
+import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLError } from 'graphql';
 import type { RequestParams } from 'graphql-sse';
 import { createHandler } from 'graphql-sse/lib/use/fastify';
 import type { YogaServerInstance } from 'graphql-yoga';
@@ -14,6 +15,23 @@ export type StreamHandler = (request: FastifyRequest, reply: FastifyReply) => Pr
 type Enveloped = ExecutionArgs & {
   run: (args: ExecutionArgs) => unknown;
 };
+
+/**
+ * A document refused before it runs, answered as JSON with a status and each error's code. graphql-sse
+ * takes an array from onSubscribe as the whole response; an object without `data` would be taken
+ * for execution arguments (and answered "Unable to detect operation AST").
+ */
+function refusal(status: number, errors: { message: string; code: string }[]) {
+  const body = { errors: errors.map(({ message, code }) => ({ message, extensions: { code } })) };
+  return [
+    JSON.stringify(body),
+    {
+      status,
+      statusText: STATUS_CODES[status] ?? 'Bad Request',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    },
+  ] as const;
+}
 
 // biome-ignore lint/suspicious/noExplicitAny: yoga's server context is the fastify request pair.
 export function createGraphqlStream(yoga: YogaServerInstance<any, RequestContext>): StreamHandler {
@@ -29,22 +47,24 @@ export function createGraphqlStream(yoga: YogaServerInstance<any, RequestContext
       const { reply } = req.context;
       // The same request-level limits as /graphql, before the text is parsed or cached.
       const rejection = typeof params.query === 'string' ? checkDocument(params.query) : undefined;
-      if (rejection) {
-        return {
-          errors: [new GraphQLError(rejection.message, { extensions: { code: rejection.code } })],
-        };
-      }
+      if (rejection)
+        return refusal(rejection.status ?? 400, [{ message: rejection.message, code: rejection.code }]);
       const enveloped = yoga.getEnveloped({ req: fastifyRequest, reply, params });
       let document: DocumentNode;
       try {
         document = enveloped.parse(params.query);
       } catch (error) {
-        return {
-          errors: [error as ExecutionResult['errors'] extends readonly (infer E)[] | undefined ? E : never],
-        };
+        return refusal(400, [{ message: (error as Error).message, code: 'GRAPHQL_PARSE_FAILED' }]);
       }
       const errors = enveloped.validate(enveloped.schema, document);
-      if (errors.length > 0) return { errors };
+      if (errors.length > 0)
+        return refusal(
+          400,
+          errors.map((error: GraphQLError) => ({
+            message: error.message,
+            code: 'GRAPHQL_VALIDATION_FAILED',
+          })),
+        );
       const contextValue = await enveloped.contextFactory();
       const isSubscription = document.definitions.some(
         (definition) => definition.kind === 'OperationDefinition' && definition.operation === 'subscription',
