@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../server/config.ts';
 import { startWorkstation } from '../../server/main.ts';
+import { gql, signIn } from '../../server/testing/graphql.ts';
 import { subscribe } from '../../server/testing/sse.ts';
 import { postLoad } from './load.ts';
 import type { Bench } from './report.ts';
@@ -20,35 +21,9 @@ const FAN_OUT_ROUNDS = 5;
 const WRITERS = 16;
 const WRITE_SECONDS = 10;
 
-async function call(url: string, query: string, variables: Record<string, unknown> = {}, token?: string) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  return (await response.json()) as {
-    data?: Record<string, unknown>;
-    errors?: { extensions?: { code?: string } }[];
-  };
-}
-
-async function signIn(url: string, email: string): Promise<string> {
-  const answer = await call(
-    url,
-    'mutation($e: String!, $p: String!) { authUser(email: $e, password: $p) { token } }',
-    {
-      e: email,
-      p: PASSWORD,
-    },
-  );
-  const token = (answer.data?.authUser as { token?: string } | undefined)?.token;
-  if (!token) throw new Error(`sign-in of ${email} failed: ${JSON.stringify(answer)}`);
-  return token;
-}
+/** One operation against the workstation's GraphQL door, answered whole. */
+const call = (lan: string, query: string, variables: Record<string, unknown> = {}, token?: string) =>
+  gql(lan, query, { variables, ...(token ? { token } : {}) });
 
 const rssMiB = () => process.memoryUsage().rss / (1024 * 1024);
 
@@ -66,15 +41,16 @@ export const bench: Bench = async (report) => {
     });
     const ws = await startWorkstation(config, { logger: pino({ level: 'silent' }) });
     try {
-      const url = `${ws.urls.lan}/graphql`;
-      const admin = await signIn(url, ADMIN_EMAIL);
+      const lan = ws.urls.lan;
+      const url = `${lan}/graphql`;
+      const admin = await signIn(lan, ADMIN_EMAIL, PASSWORD);
       await call(
-        url,
+        lan,
         'mutation($e: String!, $p: String!) { adminCreateUser(email: $e, password: $p, role: EDITOR) { _id } }',
         { e: EDITOR_EMAIL, p: PASSWORD },
         admin,
       );
-      const editor = await signIn(url, EDITOR_EMAIL);
+      const editor = await signIn(lan, EDITOR_EMAIL, PASSWORD);
       const { services } = ws.dashboardApi;
       const adminRow = services.store.users.byEmail(ADMIN_EMAIL);
       if (!adminRow) throw new Error('no bench admin');
@@ -105,14 +81,14 @@ export const bench: Bench = async (report) => {
 
       // 1. The editor's list: 300 of 1,000.
       const listQuery = '{ dashboards { _id title documentRevision canEdit visibility updatedAt } }';
-      const listed = await call(url, listQuery, {}, editor);
+      const listed = await call(lan, listQuery, {}, editor);
       const count = (listed.data?.dashboards as unknown[] | undefined)?.length;
       if (count !== 300) throw new Error(`the editor sees ${count} dashboards, not 300`);
       const load = await postLoad({
         url,
         headers: { authorization: `Bearer ${editor}` },
         body: JSON.stringify({ query: listQuery }),
-        expected: JSON.stringify(listed),
+        expected: listed.raw,
         connections: 16,
       });
       report('dashboards.list_300_of_1000.rate', 'requests/s', load.requests.average, 1000);
@@ -145,12 +121,12 @@ export const bench: Bench = async (report) => {
         const t0 = performance.now();
         const arrived = Promise.all(subscribers.map((subscriber) => subscriber.next()));
         const answer = await call(
-          url,
+          lan,
           'mutation($id: ID!, $r: Int!) { updateDashboard(_id: $id, input: { columns: 4, expectedDocumentRevision: $r }) { documentRevision } }',
           { id: target, r: round },
           admin,
         );
-        if (answer.errors) throw new Error(JSON.stringify(answer));
+        if (answer.errors) throw new Error(answer.raw);
         await arrived;
         times.push(performance.now() - t0);
       }
@@ -169,7 +145,7 @@ export const bench: Bench = async (report) => {
           let revision = 1;
           while (performance.now() < until) {
             const answer = await call(
-              url,
+              lan,
               'mutation($id: ID!, $r: Int!, $t: String!) { updateDashboard(_id: $id, input: { title: $t, expectedDocumentRevision: $r }) { documentRevision } }',
               { id: contested, r: revision, t: `writer ${w}` },
               editor,
@@ -185,7 +161,7 @@ export const bench: Bench = async (report) => {
             } else if (error.extensions?.code === 'CONFLICT') {
               conflicts += 1;
               revision = error.extensions.currentRevision ?? revision;
-            } else throw new Error(JSON.stringify(answer));
+            } else throw new Error(answer.raw);
           }
         }),
       );

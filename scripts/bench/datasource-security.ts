@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { loadConfig } from '../../server/config.ts';
 import { startWorkstation } from '../../server/main.ts';
+import { gql, signIn } from '../../server/testing/graphql.ts';
 import { postLoad } from './load.ts';
 import { type Bench, reportTimes } from './report.ts';
 
@@ -22,31 +23,11 @@ const CALLERS = 4;
 const CONNECTIONS = 16;
 const FEED_EVENTS = 500;
 
-async function call(url: string, query: string, variables: Record<string, unknown> = {}, token?: string) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify({ query, variables }),
-  });
-  const answer = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown[] };
-  if (answer.errors) throw new Error(`bench setup failed: ${JSON.stringify(answer.errors)}`);
+/** One setup operation's data; the bench stops at the first refusal. */
+async function call(lan: string, query: string, variables: Record<string, unknown> = {}, token?: string) {
+  const answer = await gql(lan, query, { variables, ...(token ? { token } : {}) });
+  if (answer.errors) throw new Error(`bench setup failed: ${answer.raw}`);
   return answer.data ?? {};
-}
-
-async function signIn(url: string, email: string): Promise<string> {
-  const data = await call(
-    url,
-    'mutation($e: String!, $p: String!) { authUser(email: $e, password: $p) { token } }',
-    {
-      e: email,
-      p: PASSWORD,
-    },
-  );
-  return (data.authUser as { token: string }).token;
 }
 
 export const bench: Bench = async (report) => {
@@ -67,27 +48,28 @@ export const bench: Bench = async (report) => {
     });
     const ws = await startWorkstation(config, { logger: pino({ level: 'silent' }) });
     try {
-      const url = `${ws.urls.lan}/graphql`;
-      const tokens = [await signIn(url, ADMIN_EMAIL)];
+      const lan = ws.urls.lan;
+      const url = `${lan}/graphql`;
+      const tokens = [await signIn(lan, ADMIN_EMAIL, PASSWORD)];
       for (let i = 1; i < CALLERS; i++) {
         const email = `bench-${i}@towpath.test`;
         await call(
-          url,
+          lan,
           'mutation($e: String!, $p: String!) { adminCreateUser(email: $e, password: $p, role: ADMIN) { _id } }',
           { e: email, p: PASSWORD },
           tokens[0],
         );
-        tokens.push(await signIn(url, email));
+        tokens.push(await signIn(lan, email, PASSWORD));
       }
       const credential = await call(
-        url,
+        lan,
         'mutation { adminCreateCredentialProfile(input: { name: "PLC", type: BEARER, secret: { token: "bench-token" } }) { _id } }',
         {},
         tokens[0],
       );
       const credentialId = (credential.adminCreateCredentialProfile as { _id: string })._id;
       const made = await call(
-        url,
+        lan,
         'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id } }',
         {
           i: {
@@ -124,7 +106,7 @@ export const bench: Bench = async (report) => {
 
       // 2. Introspection of one session token with the gateway service token.
       const minted = await call(
-        url,
+        lan,
         `mutation { mintDatasourceSessionToken(dashboardId: "${dashboardId}", datasourceId: "temp") { token } }`,
         {},
         tokens[0],

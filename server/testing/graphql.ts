@@ -74,3 +74,13 @@ export function dataOf<T>(response: GraphqlResponse, field: string): T {
   if (value === undefined || value === null) throw new Error(response.raw);
   return value as T;
 }
+
+/** A session token for the account; a refused sign-in fails with the raw answer. */
+export async function signIn(baseUrl: string, email: string, password: string): Promise<string> {
+  const answer = await gql(
+    baseUrl,
+    'mutation($e: String!, $p: String!) { authUser(email: $e, password: $p) { token } }',
+    { variables: { e: email, p: password } },
+  );
+  return dataOf<{ token: string }>(answer, 'authUser').token;
+}
