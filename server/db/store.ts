@@ -22,6 +22,7 @@ export class Store {
   readonly brokerProfiles: BrokerProfilesRepository;
   readonly serviceAccounts: ServiceAccountsRepository;
   readonly #database: Database;
+  readonly #generation: () => string;
 
   constructor(database: Database) {
     const { db } = database;
@@ -36,6 +37,16 @@ export class Store {
     this.credentialProfiles = new CredentialProfilesRepository(db);
     this.brokerProfiles = new BrokerProfilesRepository(db);
     this.serviceAccounts = new ServiceAccountsRepository(db);
+    // total_changes() moves with every row this connection writes; data_version with every commit
+    // by another connection (an operator's CLI on the same file). Together they say "nothing stored
+    // has changed" without knowing which table a cached answer read.
+    const changes = database.sqlite.prepare('SELECT total_changes()').pluck();
+    this.#generation = () => `${changes.get()}:${database.sqlite.pragma('data_version', { simple: true })}`;
+  }
+
+  /** Equal on two calls exactly when no row was written in between (by anyone). */
+  generation(): string {
+    return this.#generation();
   }
 
   /**

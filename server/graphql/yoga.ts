@@ -23,6 +23,7 @@ import * as policy from './modules/policy.ts';
 import * as profiles from './modules/profiles.ts';
 import * as serviceAccounts from './modules/service-accounts.ts';
 import * as users from './modules/users.ts';
+import { useStoredReadCache } from './read-cache.ts';
 
 /** The X-Forwarded-For mismatch warning is logged at most this often. */
 
@@ -186,7 +187,7 @@ export function createGraphqlServer(
         : false,
     maskedErrors: { maskError: maskError(logger), errorMessage: 'Unexpected error.' },
     logging: yogaLogger(logger),
-    plugins: [useOperationLimits(), caches.validation, useErrorMarker()],
+    plugins: [useOperationLimits(), caches.validation, useStoredReadCache(services.store), useErrorMarker()],
     context: ({ req }) => requestContext(services, serviceAccounts, req),
   });
 }
