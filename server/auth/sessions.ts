@@ -1,4 +1,5 @@
-import { jwtVerify, SignJWT } from 'jose';
+import { jwtVerify } from 'jose';
+import { Hs256Signer } from './hs256.ts';
 import type { Clock } from './tokens.ts';
 import { VerifiedTokens } from './verified-tokens.ts';
 
@@ -29,6 +30,7 @@ export function importHmacKey(secret: string): Promise<CryptoKey> {
  */
 export class SessionTokens {
   readonly #key: Promise<CryptoKey>;
+  readonly #signer: Hs256Signer;
   readonly #lifetimeSeconds: number;
   // A browser's repeated requests skip the HMAC. Whether the session is still valid (user active,
   // same session version) is checked against the database on every request regardless.
@@ -37,20 +39,22 @@ export class SessionTokens {
 
   constructor(secret: string, lifetimeSeconds: number, clock: Clock) {
     this.#key = importHmacKey(secret);
+    this.#signer = new Hs256Signer(secret);
     this.#lifetimeSeconds = lifetimeSeconds;
     this.#clock = clock;
   }
 
   async sign(user: { id: string; sessionVersion: number; role: string }): Promise<string> {
     const iat = Math.floor(this.#clock() / 1000);
-    return new SignJWT({ sv: user.sessionVersion, role: user.role })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuer(API_ISSUER)
-      .setAudience(API_ISSUER)
-      .setSubject(user.id)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + this.#lifetimeSeconds)
-      .sign(await this.#key);
+    return this.#signer.sign({
+      sv: user.sessionVersion,
+      role: user.role,
+      iss: API_ISSUER,
+      aud: API_ISSUER,
+      sub: user.id,
+      iat,
+      exp: iat + this.#lifetimeSeconds,
+    });
   }
 
   /** The claims of a valid token, or null for anything else (never throws). */

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Database } from './database.ts';
 import { AuditRepository } from './repositories/audit.ts';
 import { DashboardsRepository } from './repositories/dashboards.ts';
@@ -23,6 +24,9 @@ export class Store {
   readonly serviceAccounts: ServiceAccountsRepository;
   readonly #database: Database;
   readonly #generation: () => string;
+  readonly #begin: Statement;
+  readonly #commit: Statement;
+  readonly #rollback: Statement;
 
   constructor(database: Database) {
     const { db } = database;
@@ -41,6 +45,9 @@ export class Store {
     // by another connection (an operator's CLI on the same file). Together they say "nothing stored
     // has changed" without knowing which table a cached answer read.
     const changes = database.sqlite.prepare('SELECT total_changes()').pluck();
+    this.#begin = database.sqlite.prepare('BEGIN IMMEDIATE');
+    this.#commit = database.sqlite.prepare('COMMIT');
+    this.#rollback = database.sqlite.prepare('ROLLBACK');
     this.#generation = () => `${changes.get()}:${database.sqlite.pragma('data_version', { simple: true })}`;
   }
 
@@ -51,9 +58,23 @@ export class Store {
 
   /**
    * Runs `work` in one IMMEDIATE transaction: better-sqlite3 is synchronous, so no other request can
-   * interleave between a check and the write that depends on it.
+   * interleave between a check and the write that depends on it. The outermost transaction runs on
+   * three statements prepared once (every mint and gateway call commits one, and wrapping a new
+   * function per call cost as much as the commit); a nested one is a savepoint, as better-sqlite3
+   * makes it.
    */
   transaction<T>(work: () => T): T {
-    return this.#database.sqlite.transaction(work).immediate();
+    const { sqlite } = this.#database;
+    if (sqlite.inTransaction) return sqlite.transaction(work).immediate();
+    this.#begin.run();
+    try {
+      const result = work();
+      this.#commit.run();
+      return result;
+    } catch (error) {
+      // A failed COMMIT may already have ended the transaction (SQLite rolls back on some errors).
+      if (sqlite.inTransaction) this.#rollback.run();
+      throw error;
+    }
   }
 }

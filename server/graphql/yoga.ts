@@ -176,6 +176,9 @@ export function createGraphqlServer(
     landingPage: false,
     graphiql: config.graphiql,
     batching: false,
+    // fastify's route already refuses bodies over GRAPHQL_BODY_LIMIT_BYTES as they arrive (413);
+    // yoga's own limit would pipe every body through one more stream (a third of a trivial request).
+    maxRequestBodySize: false,
     parserAndValidationCache: caches.options,
     cors:
       config.corsOrigins.length > 0
@@ -190,6 +193,16 @@ export function createGraphqlServer(
     plugins: [useOperationLimits(), caches.validation, useStoredReadCache(services.store), useErrorMarker()],
     context: ({ req }) => requestContext(services, serviceAccounts, req),
   });
+}
+
+function flatHeaders(headers: FastifyRequest['headers']): [string, string][] {
+  return Object.entries(headers).flatMap(([name, value]) =>
+    value === undefined
+      ? []
+      : Array.isArray(value)
+        ? value.map((v): [string, string] => [name, v])
+        : [[name, value]],
+  );
 }
 
 /**
@@ -242,7 +255,16 @@ export function graphqlRoutes(
     });
 
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-      const response = await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply });
+      // A bodiless POST: whatwg-node would wait for the request stream fastify already drained, so
+      // yoga gets it as an explicit empty body and gives its usual 400.
+      const response =
+        request.body === undefined && request.method !== 'GET' && request.method !== 'HEAD'
+          ? await yoga.fetch(
+              `http://${request.host}${request.url}`,
+              { method: request.method, headers: flatHeaders(request.headers), body: '' },
+              { req: request, reply },
+            )
+          : await yoga.handleNodeRequestAndResponse(request, reply, { req: request, reply });
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });

@@ -1,12 +1,11 @@
 // Datasource session tokens (dashboard spec §11): who may have a short-lived gateway token for one
 // datasource of one dashboard, under which flow, and the intent the token is bound to (by hash).
 import { createHash, randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { AuditLog } from '../auth/audit-log.ts';
+import { Hs256Signer } from '../auth/hs256.ts';
 import { LimiterUnavailable } from '../auth/limiter.ts';
 import type { Principal } from '../auth/principal.ts';
 import { consumeFixedWindows } from '../auth/rate-limit.ts';
-import { importHmacKey } from '../auth/sessions.ts';
 import { type Clock, constantTimeEqual, iso, type TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { canonicalJson, datasourceDetail } from '../dashboards/document.ts';
@@ -96,11 +95,11 @@ export interface MintDeps {
 
 export class SessionTokenService {
   readonly #deps: MintDeps;
-  readonly #key: Promise<CryptoKey>;
+  readonly #signer: Hs256Signer;
 
   constructor(deps: MintDeps) {
     this.#deps = deps;
-    this.#key = importHmacKey(deps.gatewaySecret);
+    this.#signer = new Hs256Signer(deps.gatewaySecret);
   }
 
   async mint(request: MintRequest): Promise<{ token: string; expiresAt: string }> {
@@ -200,15 +199,15 @@ export class SessionTokenService {
         : caller.kind === 'service'
           ? `sa:${caller.serviceAccountId}`
           : 'public';
-    const token = await new SignJWT(claims)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuer('towpath-api')
-      .setAudience('towpath-gateway')
-      .setSubject(subject)
-      .setJti(randomBytes(16).toString('hex'))
-      .setIssuedAt(iat)
-      .setExpirationTime(exp)
-      .sign(await this.#key);
+    const token = this.#signer.sign({
+      ...claims,
+      iss: 'towpath-api',
+      aud: 'towpath-gateway',
+      sub: subject,
+      jti: randomBytes(16).toString('hex'),
+      iat,
+      exp,
+    });
     return { token, expiresAt: iso(exp * 1000) };
   }
 

@@ -8,13 +8,20 @@ export type BrokerProfileRow = typeof brokerProfiles.$inferSelect;
 /** Credential profiles (§10.1): rows hold only the sealed envelope and the secret's shape. */
 export class CredentialProfilesRepository {
   readonly #db: Db;
+  // Every mint and introspection reads its profile: prepared once, not rebuilt per call.
+  readonly #byId;
 
   constructor(db: Db) {
     this.#db = db;
+    this.#byId = db
+      .select()
+      .from(credentialProfiles)
+      .where(eq(credentialProfiles.id, sql.placeholder('id')))
+      .prepare();
   }
 
   byId(id: string): CredentialProfileRow | undefined {
-    return this.#db.select().from(credentialProfiles).where(eq(credentialProfiles.id, id)).get();
+    return this.#byId.get({ id });
   }
 
   /** The profile whose name equals `name` ignoring case. */
@@ -51,13 +58,19 @@ export class CredentialProfilesRepository {
 /** Broker profiles (§10.2). */
 export class BrokerProfilesRepository {
   readonly #db: Db;
+  readonly #byId;
 
   constructor(db: Db) {
     this.#db = db;
+    this.#byId = db
+      .select()
+      .from(brokerProfiles)
+      .where(eq(brokerProfiles.id, sql.placeholder('id')))
+      .prepare();
   }
 
   byId(id: string): BrokerProfileRow | undefined {
-    return this.#db.select().from(brokerProfiles).where(eq(brokerProfiles.id, id)).get();
+    return this.#byId.get({ id });
   }
 
   byName(name: string): BrokerProfileRow | undefined {
