@@ -31,7 +31,7 @@ export class Store {
   constructor(database: Database) {
     const { db } = database;
     this.#database = database;
-    this.users = new UsersRepository(db);
+    this.users = new UsersRepository(db, database.sqlite);
     this.invites = new InvitesRepository(db);
     this.passwordResets = new PasswordResetsRepository(db);
     this.policy = new PolicyRepository(db);

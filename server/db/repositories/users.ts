@@ -1,26 +1,43 @@
-import { and, asc, count, eq, ne, sql } from 'drizzle-orm';
+import type { Database as Sqlite, Statement } from 'better-sqlite3';
+import { and, asc, count, eq, ne } from 'drizzle-orm';
 import type { Db } from '../database.ts';
 import { users } from '../schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type Role = UserRow['role'];
 
+type StoredUser = [string, string, string, UserRow['role'], number, number, string, string];
+
 export class UsersRepository {
   readonly #db: Db;
-  // Every authenticated request looks its user up: prepared once, not rebuilt per call.
-  readonly #byId;
+  // Every authenticated request looks its user up: prepared once as raw rows and mapped here, which
+  // costs a fraction of drizzle's per-column mapping on the LAN's hottest statement.
+  readonly #byId: Statement<[string], StoredUser>;
 
-  constructor(db: Db) {
+  constructor(db: Db, sqlite: Sqlite) {
     this.#db = db;
-    this.#byId = db
-      .select()
-      .from(users)
-      .where(eq(users.id, sql.placeholder('id')))
-      .prepare();
+    this.#byId = sqlite
+      .prepare<[string], StoredUser>(
+        `SELECT id, email, password_hash, role, active, session_version, registration_date, last_login
+         FROM users WHERE id = ?`,
+      )
+      .raw(true);
   }
 
   byId(id: string): UserRow | undefined {
-    return this.#byId.get({ id });
+    const row = this.#byId.get(id);
+    if (!row) return undefined;
+    const [, email, passwordHash, role, active, sessionVersion, registrationDate, lastLogin] = row;
+    return {
+      id,
+      email,
+      passwordHash,
+      role,
+      active: active === 1,
+      sessionVersion,
+      registrationDate,
+      lastLogin,
+    };
   }
 
   byEmail(email: string): UserRow | undefined {
