@@ -1,7 +1,7 @@
 // `npm run build:cli`: the winding commands of `towpath` (plan, validate, simulate) and the
 // `towpath-bridge` command line as ES module bundles, dist/cli/<name>.mjs (what only some commands
 // use, such as the MCP server, split into chunks loaded on demand), each beside a list of the
-// sources it was built from (path, size, mtime). server/cli.ts and bridge/cli.ts import a bundle
+// sources it was built from (path, size, mtime). server/cli.ts, server/cli/main.ts and bridge/cli.ts import a bundle
 // only while every listed source is unchanged (bridge/fresh-bundle.ts), else the sources. Measured
 // on the 2-core dev machine: a bundle starts in about a third of the CPU time of the modules it
 // replaces (no per-file type stripping, no module resolution).
@@ -13,7 +13,7 @@ import { build, type Plugin } from 'esbuild';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'dist', 'cli');
 
-/** Bundle name → its entry; server/cli.ts names the same bundles. */
+/** Bundle name → its entry; server/cli/main.ts (and server/cli.ts for estop) name the same bundles. */
 const CLI_BUNDLES = {
   winding: 'server/cli/winding.ts',
   bridge: 'bridge/command-line.ts',

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { main as towpath } from '../server/cli.ts';
+import { main as towpath } from '../server/cli/main.ts';
 
 const DOWNLOAD_TIMEOUT_MS = 180_000;
 const electronDir = dirname(createRequire(import.meta.url).resolve('electron/package.json'));

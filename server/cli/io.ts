@@ -19,7 +19,7 @@ export interface CliIo {
   onParentExit?: (handler: () => void) => () => void;
 }
 
-/** A command's code; its summary and usage line live in server/cli.ts, which loads it on demand. */
+/** A command's code; its summary and usage line live in server/cli/main.ts, which loads it on demand. */
 export interface Command {
   /** Resolves with the exit code once the command is finished. */
   run: (args: string[], io: CliIo) => Promise<number>;

@@ -23,6 +23,8 @@ async function loadedByScript(script: string, ...argv: string[]) {
   const result = await runNode(script, argv, {
     NODE_OPTIONS: `--import=${TRACER}`,
     TOWPATH_TRACE_MODULES: trace,
+    // Never the developer's own data dir (a running workstation there would take the e-stop).
+    TOWPATH_DATA_DIR: join(await makeTempDir(), 'data'),
   });
   const root = pathToFileURL(REPO_ROOT).href;
   const modules = (await readFile(trace, 'utf8'))
@@ -44,8 +46,26 @@ describe('towpath start-up', () => {
       'bridge/fresh-bundle.ts',
       'package.json',
       'server/cli.ts',
+      'server/cli/main.ts',
       'server/version.ts',
     ]);
+  });
+
+  it('estop loads neither the command table nor anything of the server beyond its own modules', async () => {
+    const { code, modules } = await loadedBy('estop');
+    expect(code).toBe(3); // no machine process for this data dir
+    const ours = modules.filter((m) => !m.startsWith('dist/cli/'));
+    expect(ours).not.toContain('server/cli/main.ts');
+    expect(ours.filter((m) => SERVER_ONLY.test(m))).toEqual([]);
+    // From the bundle when it is fresh, else from the e-stop's own sources.
+    expect(
+      ours.filter(
+        (m) =>
+          !/^(server\/cli\.ts|bridge\/fresh-bundle\.ts|server\/cli\/(estop|io|progress)\.ts|server\/data-dir-default\.ts|server\/machine\/process\/machine-file\.ts|engine\/machine\/door\.ts)$/.test(
+            m,
+          ),
+      ),
+    ).toEqual([]);
   });
 
   it.each([

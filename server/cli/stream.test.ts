@@ -4,7 +4,6 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareProgram } from '../../engine/machine/program.ts';
-import { main } from '../cli.ts';
 import { openSerialPort } from '../machine/serial-transport.ts';
 import type { FakeMarlinOptions } from '../machine/testing/fake-marlin.ts';
 import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
@@ -13,6 +12,7 @@ import { type RecordingIo, recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, startNode } from '../testing/process.ts';
 import { towpathOnTerminal } from '../testing/terminal.ts';
 import { makeTempDir } from '../testing/workstation.ts';
+import { main } from './main.ts';
 import type { StreamIo } from './stream.ts';
 
 const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url).pathname;

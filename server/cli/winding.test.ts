@@ -1,10 +1,10 @@
 import { copyFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../cli.ts';
 import { recordingIo } from '../testing/cli-io.ts';
 import { runNode } from '../testing/process.ts';
 import { makeTempDir } from '../testing/workstation.ts';
+import { main } from './main.ts';
 
 const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url).pathname;
 
