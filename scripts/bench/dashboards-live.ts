@@ -1,9 +1,6 @@
 // A value published to a real Mosquitto until a signed-in viewer's widget shows it in Chromium, the
 // whole way through the realtime gateway and the page's datasource hub (issue 16: within 1 s).
 // Values are published one at a time, each once the previous one is on screen.
-import { chromium } from '@playwright/test';
-import mqtt from 'mqtt';
-import { startCore } from '../../server/testing/core.ts';
 import { gql } from '../../server/testing/graphql.ts';
 import {
   createMqttDashboard,
@@ -12,7 +9,7 @@ import {
   LIVE_WIDGET,
   shownAs,
 } from '../../server/testing/live-dashboard.ts';
-import { startMosquitto } from '../../server/testing/mosquitto.ts';
+import { startLiveStack } from './live-stack.ts';
 import type { Bench } from './report.ts';
 
 const EMAIL = 'bench-live@towpath.test';
@@ -20,33 +17,23 @@ const PASSWORD = 'Bench-passw0rd!x';
 const SAMPLES = 40;
 
 export const bench: Bench = async (report) => {
-  const broker = await startMosquitto();
-  const core = await startCore({
-    CREATE_ADMIN: 'true',
-    ADMIN_EMAIL: EMAIL,
-    ADMIN_PASSWORD: PASSWORD,
-    GATEWAY_EGRESS_ALLOW: `loopback:${broker.port}`,
-  });
-  const publisher = await mqtt.connectAsync(broker.url);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--disable-gpu'],
-  });
+  const stack = await startLiveStack({ email: EMAIL, password: PASSWORD });
+  const { browser, publisher, lan } = stack;
   try {
     const signedIn = await gql<{ authUser: { token: string } }>(
-      core.lan,
+      lan,
       'mutation($e: String!, $p: String!) { authUser(email: $e, password: $p) { token } }',
       { variables: { e: EMAIL, p: PASSWORD } },
     );
     const token = signedIn.data?.authUser.token;
     if (!token) throw new Error(signedIn.raw);
-    const board = await createMqttDashboard(core.lan, token, broker.url);
+    const board = await createMqttDashboard(lan, token, stack.brokerUrl);
     await publisher.publishAsync(LIVE_TOPIC, JSON.stringify({ celsius: 0 }), { qos: 1, retain: true });
 
     const context = await browser.newContext();
     await context.addInitScript((session) => localStorage.setItem('towpath.session', session), token);
     const page = await context.newPage();
-    await page.goto(`${core.lan}/dashboards/${board.dashboardId}`);
+    await page.goto(`${lan}/dashboards/${board.dashboardId}`);
     await page.waitForFunction(
       ([id, text]) => document.querySelector(`[data-widget-id="${id}"]`)?.textContent?.includes(text),
       [LIVE_WIDGET.id, shownAs(0)] as const,
@@ -69,9 +56,6 @@ export const bench: Bench = async (report) => {
     report('dashboards-live.mqtt-publish-to-widget.worst', 'ms', delays.at(-1) as number, 1000);
     await context.close();
   } finally {
-    await browser.close();
-    await publisher.endAsync(true);
-    await core.stop();
-    await broker.stop();
+    await stack.stop();
   }
 };

@@ -131,6 +131,48 @@ describe('gateway datasources', () => {
     ]);
   });
 
+  it('reuses a token when the view opens again, while it has a minute left, and only for the same binding', async () => {
+    const h = harness();
+    const credentialOf = async (ctx: SourceContext, datasource = mqtt) => {
+      const started = h.start(datasource, ctx);
+      const link = h.links.at(-1);
+      const credential = await link?.streams.at(-1)?.credential();
+      started.stop();
+      await flush();
+      return credential;
+    };
+    expect(await credentialOf(h.context())).toEqual({ sessionToken: 'temps-t1' });
+    // Opened again (a new view of the same dashboard, same session): the kept token.
+    expect(await credentialOf(h.context())).toEqual({ sessionToken: 'temps-t1' });
+    // Another session, another share token, or a changed datasource: a new token each.
+    expect(await credentialOf(h.context(null, 'jwt-2'))).toEqual({ sessionToken: 'temps-t2' });
+    expect(await credentialOf(h.context('share-1'))).toEqual({ sessionToken: 'temps-t3' });
+    const edited = { ...mqtt, settings: { topic: 'oven/1' } };
+    expect(await credentialOf(h.context(), edited)).toEqual({ sessionToken: 'temps-t4' });
+    // 5 min tokens: with less than a minute left, a new one.
+    h.advanceClock(240_001);
+    expect(await credentialOf(h.context())).toEqual({ sessionToken: 'temps-t5' });
+  });
+
+  it('never reuses a token for a renewal or after a revocation', async () => {
+    const h = harness();
+    const first = h.start(mqtt, h.context());
+    const stream = h.links[0]?.streams[0];
+    expect(await stream?.credential()).toEqual({ sessionToken: 'temps-t1' });
+    // The gateway client asks again to renew: a fresh token, not the kept one.
+    expect(await stream?.credential()).toEqual({ sessionToken: 'temps-t2' });
+    first.stop();
+    await flush();
+    const second = h.start(mqtt, h.context());
+    const reopened = h.links.at(-1)?.streams.at(-1);
+    expect(await reopened?.credential()).toEqual({ sessionToken: 'temps-t2' });
+    reopened?.onClosed({ type: 'closed', reason: 'revoked', message: 'Share token is stale' } as never);
+    const resubscribed = h.links.at(-1)?.streams.at(-1);
+    expect(resubscribed).not.toBe(reopened);
+    expect(await resubscribed?.credential()).toEqual({ sessionToken: 'temps-t3' });
+    second.stop();
+  });
+
   it('turns data and gateway statuses into the hub statuses of document §7.2', () => {
     const h = harness();
     const { updates } = h.start(mqtt, h.context());

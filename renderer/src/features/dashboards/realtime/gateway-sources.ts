@@ -30,6 +30,15 @@ export const SOCKET_LOST = 'Connection to Towpath lost; reconnecting';
 const MINT_RETRY_CAP_MS = 30_000;
 /** Document §7.2: a second revocation of a datasource within 10 s leaves it in `error`. */
 const REVOKED_AGAIN_MS = 10_000;
+/**
+ * A dashboard opened again in the same page reuses the session tokens it minted last time while
+ * they have at least this long to live: a shop-floor screen switched between dashboards, or a
+ * 12-datasource board reopened a few times a minute, would otherwise spend the per-user mint limit
+ * (API §11) on tokens it already holds.
+ */
+const REUSE_MARGIN_MS = 60_000;
+/** Tokens kept for reuse in one page (the oldest goes first). */
+const REUSED_TOKENS = 256;
 
 interface View {
   link: GatewayLink;
@@ -62,6 +71,14 @@ export function createGatewaySources(options: GatewaySourceOptions = {}): Source
   const later = options.setTimeout ?? ((callback, ms) => globalThis.setTimeout(callback, ms));
   const cancel = options.clearTimeout ?? ((handle) => globalThis.clearTimeout(handle as number));
   const views = new WeakMap<SourceContext, View>();
+  // Keyed by everything a token is bound to: the dashboard, how the page reached it (share token or
+  // signed-in session) and the datasource exactly as defined (a changed one needs a new token).
+  const reusable = new Map<string, { token: string; expiresAt: number }>();
+  const keep = (key: string, token: string, expiresAt: string) => {
+    reusable.delete(key);
+    reusable.set(key, { token, expiresAt: Date.parse(expiresAt) });
+    if (reusable.size > REUSED_TOKENS) reusable.delete(reusable.keys().next().value as string);
+  };
 
   const join = (context: SourceContext): View => {
     let view = views.get(context);
@@ -91,6 +108,9 @@ export function createGatewaySources(options: GatewaySourceOptions = {}): Source
     let waiting: { handle: unknown; resolve: () => void } | null = null;
     let refusal: string | null = null;
     let revokedAt: number | null = null;
+    // Only a stream's first credential may be a kept one: a renewal, or a resubscription after a
+    // revocation or refusal, always gets a fresh token.
+    let mayReuse = true;
 
     const pause = (ms: number) =>
       new Promise<void>((resolve) => {
@@ -101,10 +121,20 @@ export function createGatewaySources(options: GatewaySourceOptions = {}): Source
     // off 1, 2, 4 … 30 s; a FORBIDDEN mint ends it (no retry until the document changes or a reload).
     const credential = async (): Promise<GatewayCredential> => {
       if (datasource.type === 'machine') return machineAuth(context);
+      const key = [
+        context.dashboardId,
+        context.shareToken,
+        context.bearer(),
+        JSON.stringify(datasource),
+      ].join('\n');
+      const kept = mayReuse ? reusable.get(key) : undefined;
+      mayReuse = false;
+      if (kept && kept.expiresAt - context.now() >= REUSE_MARGIN_MS) return { sessionToken: kept.token };
       for (;;) {
         try {
           const minted = await context.mint(datasource.id);
           mintFailures = 0;
+          keep(key, minted.token, minted.expiresAt);
           return { sessionToken: minted.token };
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
