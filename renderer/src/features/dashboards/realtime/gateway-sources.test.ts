@@ -166,7 +166,7 @@ describe('gateway datasources', () => {
     const second = h.start(mqtt, h.context());
     const reopened = h.links.at(-1)?.streams.at(-1);
     expect(await reopened?.credential()).toEqual({ sessionToken: 'temps-t2' });
-    reopened?.onClosed({ type: 'closed', reason: 'revoked', message: 'Share token is stale' } as never);
+    reopened?.onClosed?.({ type: 'closed', reason: 'revoked', message: 'Share token is stale' } as never);
     const resubscribed = h.links.at(-1)?.streams.at(-1);
     expect(resubscribed).not.toBe(reopened);
     expect(await resubscribed?.credential()).toEqual({ sessionToken: 'temps-t3' });
