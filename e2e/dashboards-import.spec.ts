@@ -168,3 +168,44 @@ test('the first admin has the Winder dashboard with its machine widgets and clea
   // Without a value yet, a widget shows — and why.
   await expect(admin.getByRole('region', { name: 'Remaining time' })).toContainText('—');
 });
+
+test('an untrusted base widget keeps its own style in its frame, and none of its scripts runs', async () => {
+  const styled = {
+    ...EXPORT,
+    dashboard: {
+      ...EXPORT.dashboard,
+      title: 'Styled board',
+      settings: {},
+      panes: [
+        {
+          id: 'only',
+          title: 'Only',
+          layout: { x: 0, y: 0, w: 1, h: 3 },
+          widgets: [
+            {
+              id: 'styled',
+              type: 'base',
+              title: 'Styled',
+              settings: {
+                html: '<p id="styled">styled</p><img src="data:," onerror="document.body.dataset.ran = \'handler\'"><script>document.body.dataset.ran = "script"</script>',
+                style: '#styled { color: rgb(0, 120, 0); }',
+              },
+            },
+          ],
+        },
+      ],
+    },
+  };
+  cspViolations.length = 0;
+  await admin.goto(`${core.url}/dashboards`);
+  await importFile(admin, 'styled.json', JSON.stringify(styled));
+  await expect(admin.getByRole('heading', { name: 'Editing Styled board' })).toBeVisible();
+  await admin.getByRole('button', { name: 'View' }).click();
+  const frame = admin.frameLocator('iframe[title="Styled"]');
+  await expect(frame.locator('#styled')).toHaveCSS('color', 'rgb(0, 120, 0)');
+  await expect(frame.locator('body')).not.toHaveAttribute('data-ran', /./);
+  await expect(admin.locator('iframe[title="Styled"]')).toHaveAttribute('sandbox', 'allow-scripts');
+  // What the policy refused is the widget's own script and handler, nothing of its style or the app.
+  for (const violation of cspViolations) expect(violation).toMatch(/script/i);
+  expect(cspViolations.join('\n')).not.toMatch(/style-src/);
+});

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { FRAME_LOADER } from './frame-loader.ts';
+
 /**
  * Content-Security-Policy for every renderer page, in a LAN browser and in the Electron window alike
  * (the Electron shell applies this same string). Only our own origin may supply code, styles and
@@ -48,10 +51,37 @@ export const WIDGET_FRAME_CSP = [
   'sandbox allow-scripts allow-popups',
 ].join('; ');
 
+/** Where the core serves the frame document of untrusted `base` widgets (HTML and style only). */
+export const STATIC_WIDGET_FRAME_PATH = '/widget-frame/static';
+
+/**
+ * The untrusted `base` frame's policy: the author's style and pictures, and no script but the loader
+ * that writes the content in (allowed by its hash; the author's scripts and event handlers match no
+ * hash). Scripts are allowed to the frame's sandbox for that loader only.
+ */
+export const STATIC_WIDGET_FRAME_CSP = [
+  "default-src 'none'",
+  `script-src '${frameLoaderHash()}'`,
+  "style-src 'unsafe-inline'",
+  'img-src data: blob: http: https:',
+  'font-src data:',
+  "connect-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+  'sandbox allow-scripts',
+].join('; ');
+
+function frameLoaderHash(): string {
+  return `sha256-${createHash('sha256').update(FRAME_LOADER).digest('base64')}`;
+}
+
 /** The policy for a document the app loads: the widget frame keeps its own, everything else the app's. */
 export function contentSecurityPolicyFor(url: string): string {
   try {
-    return new URL(url).pathname === WIDGET_FRAME_PATH ? WIDGET_FRAME_CSP : RENDERER_CSP;
+    const { pathname } = new URL(url);
+    if (pathname === WIDGET_FRAME_PATH) return WIDGET_FRAME_CSP;
+    return pathname === STATIC_WIDGET_FRAME_PATH ? STATIC_WIDGET_FRAME_CSP : RENDERER_CSP;
   } catch {
     return RENDERER_CSP;
   }

@@ -9,6 +9,8 @@ import { safeImageUrl, sanitizeHtml } from './sanitize.ts';
 
 /** The frame document the core serves for trusted widgets, with its own Content-Security-Policy. */
 export const WIDGET_FRAME_URL = '/widget-frame';
+/** The same frame document under a policy that runs no script of the content (untrusted `base`). */
+export const STATIC_WIDGET_FRAME_URL = '/widget-frame/static';
 
 /** A bound key wins over its fixed twin unless it resolves to missing or null (§5.1). */
 function boundOrFixed(snapshot: HubSnapshot, settings: Record<string, unknown> | undefined, key: string) {
@@ -75,20 +77,23 @@ function updateMessage(snapshot: HubSnapshot, changedId: string | null) {
 }
 
 /**
- * A trusted widget in a sandboxed frame (never allow-same-origin: an opaque origin without the app's
- * DOM, storage or session). The frame loads the core's frame document, which takes its content once
- * from the first `towpath:content` message and then hears `towpath:update` as §5.3 describes.
+ * A widget's own document in a sandboxed frame (never allow-same-origin: an opaque origin without the
+ * app's DOM, storage or session). The frame loads one of the core's frame documents, which takes its
+ * content once from the first `towpath:content` message and then hears `towpath:update` as §5.3
+ * describes; which document decides whether the content's scripts may run.
  */
-export function TrustedFrame({
+export function WidgetFrame({
   title,
   content,
   sandbox,
   snapshot,
+  src = WIDGET_FRAME_URL,
 }: {
   title: string;
   content: string;
   sandbox: string;
   snapshot: HubSnapshot;
+  src?: string;
 }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [loaded, setLoaded] = useState(false);
@@ -108,7 +113,7 @@ export function TrustedFrame({
       className="widget-frame"
       title={title}
       sandbox={sandbox}
-      src={WIDGET_FRAME_URL}
+      src={src}
       onLoad={() => {
         frame.current?.contentWindow?.postMessage({ type: 'towpath:content', html: content }, '*');
         sent.current.clear();
@@ -157,7 +162,7 @@ export function HtmlWidget({ widget, snapshot }: WidgetProps) {
   const mode = setting<string>(s, 'mode', 'text', isString);
   if (mode === 'trusted_html')
     return (
-      <TrustedFrame
+      <WidgetFrame
         title={widget.title || 'HTML'}
         content={html}
         sandbox="allow-scripts allow-popups"
@@ -181,15 +186,16 @@ export function BaseWidget({ widget, snapshot }: WidgetProps) {
   const s = widget.settings;
   const trusted = nonEmpty(s?.script) || nonEmpty(s?.resources);
   const content = baseDocument(s);
-  // Untrusted `base` runs no script at all: its HTML and style only, in an empty sandbox.
-  if (!trusted)
-    return <iframe className="widget-frame" title={widget.title || 'Custom'} sandbox="" srcDoc={content} />;
+  // Untrusted `base` runs no script of its own: its HTML and style only. A `srcdoc` frame would
+  // inherit the app's policy and lose the author's inline style, so it gets the frame document
+  // whose policy runs only the loader that writes the content in.
   return (
-    <TrustedFrame
+    <WidgetFrame
       title={widget.title || 'Custom'}
       content={content}
       sandbox="allow-scripts"
       snapshot={snapshot}
+      src={trusted ? WIDGET_FRAME_URL : STATIC_WIDGET_FRAME_URL}
     />
   );
 }
