@@ -111,6 +111,19 @@ test('a dashboard with an MQTT datasource shows what is published to the broker'
   await publisher.publishAsync(LIVE_TOPIC, JSON.stringify({ celsius: 30 }), { qos: 0 });
   await expect(tvWidget).toContainText('30.0 °C', { timeout: 20_000 });
   await expect(widget).toContainText('30.0 °C', { timeout: 20_000 });
+
+  // Rotating the link revokes the screen's stream in the gateway: the page re-reads its dashboard at
+  // once (not at its 30 s re-read), finds the old link refused and says so; the signed-in view goes on.
+  const rotated = await gql(
+    core.url,
+    'mutation($id: ID!) { rotateDashboardShareToken(_id: $id) { shareToken } }',
+    { token, variables: { id: board.dashboardId } },
+  );
+  expect(rotated.errors, rotated.raw).toBeUndefined();
+  await expect(tv.getByText('This dashboard is no longer available')).toBeVisible({ timeout: 15_000 });
+  await expect(tv.getByRole('region', { name: LIVE_WIDGET.title })).toHaveCount(0);
+  await publisher.publishAsync(LIVE_TOPIC, JSON.stringify({ celsius: 31 }), { qos: 0 });
+  await expect(widget).toContainText('31.0 °C', { timeout: 20_000 });
   await anonymous?.close();
 });
 
