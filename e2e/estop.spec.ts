@@ -94,3 +94,36 @@ test('the keyboard shortcut stops the machine too', async ({ page, request }) =>
   await page.keyboard.press('Control+Shift+E');
   await expect.poll(() => fake.unframed.includes('M112')).toBe(true);
 });
+
+test('acts on press like a hardware e-stop, sending once for the whole press', async ({ page, request }) => {
+  await page.goto(`${lan}/`);
+  expect((await request.post(`${lan}/api/machine/connect`, { data: { port: pair.near } })).status()).toBe(
+    200,
+  );
+  const button = page.getByRole('button', { name: 'Emergency stop' });
+  await expect(button).toBeVisible();
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/machine/estop') && r.method() === 'POST') sent.push(r.url());
+  });
+  const box = await button.boundingBox();
+  if (!box) throw new Error('the button has no box');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  // M112 reaches the controller while the button is still held down.
+  await expect.poll(() => fake.unframed.includes('M112')).toBe(true);
+  await page.mouse.up();
+  await expect(page.getByRole('status').filter({ hasText: 'Emergency stop sent' })).toHaveCount(1);
+  expect(sent).toHaveLength(1);
+});
+
+test('Enter on the focused button stops the machine (keyboard activation)', async ({ page, request }) => {
+  await page.goto(`${lan}/`);
+  expect((await request.post(`${lan}/api/machine/connect`, { data: { port: pair.near } })).status()).toBe(
+    200,
+  );
+  const button = page.getByRole('button', { name: 'Emergency stop' });
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await expect.poll(() => fake.unframed.includes('M112')).toBe(true);
+});

@@ -1,6 +1,9 @@
-import { useCallback, useLayoutEffect, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { ESTOP_SHORTCUT } from '../../../engine/machine/door.ts';
 import { emergencyStop, isConnected, useMachineDoor, useMachineState } from '../lib/machine-door.ts';
+
+/** A click this soon after a press that already stopped the machine belongs to that press. */
+const PRESS_CLICK_MS = 5000;
 
 /**
  * "Emergency stop", on every screen while a machine is connected. A click or the shortcut sends
@@ -14,6 +17,8 @@ export function EmergencyStop() {
   const machineDoor = door?.url ?? null;
   const [outcome, setOutcome] = useState<string | null>(null);
   const visible = state !== null && isConnected(state) && door?.control !== false;
+  // When the last stop was sent by a press, so the click that ends the same press sends nothing more.
+  const pressedAt = useRef(Number.NEGATIVE_INFINITY);
 
   const stop = useCallback(() => {
     emergencyStop(machineDoor).then(
@@ -43,7 +48,17 @@ export function EmergencyStop() {
           className="estop__button"
           aria-label="Emergency stop"
           aria-keyshortcuts={ESTOP_SHORTCUT.aria}
-          onClick={stop}
+          // Like a hardware e-stop, it acts on press, not on release: a mouse or touch press sends
+          // M112 at once. Keyboard activation (Enter, Space) arrives as a click, which also sends it.
+          onPointerDown={(event) => {
+            if (event.button !== 0) return;
+            pressedAt.current = performance.now();
+            stop();
+          }}
+          onClick={(event) => {
+            if (event.detail > 0 && performance.now() - pressedAt.current < PRESS_CLICK_MS) return;
+            stop();
+          }}
         >
           Emergency stop <kbd>{ESTOP_SHORTCUT.label}</kbd>
         </button>
