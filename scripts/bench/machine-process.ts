@@ -13,8 +13,6 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import type { WindDefinition } from '../../engine/wind/types.ts';
-import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
-import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
 import { REPO_ROOT, startNode } from '../../server/testing/process.ts';
 import { benchDefinition } from './plan.ts';
 import type { Report } from './report.ts';
@@ -132,6 +130,17 @@ export async function machineProcessBench(report: Report) {
 
     const page = browser ? await browser.newPage() : undefined;
     await page?.goto(`${lan}/`);
+    // When the press reached the page, on the same clock as the controller's: the button's latency
+    // without Playwright's own path (bench process → DevTools protocol → browser) in front of it.
+    await page?.evaluate(() =>
+      addEventListener(
+        'pointerdown',
+        (event) => {
+          (window as { pressedAt?: number }).pressedAt = performance.timeOrigin + event.timeStamp;
+        },
+        true,
+      ),
+    );
     const button = page?.getByRole('button', { name: 'Emergency stop' });
 
     const spawnEmpty = () =>
@@ -143,24 +152,26 @@ export async function machineProcessBench(report: Report) {
       });
 
     /**
-     * One e-stop on a fresh pty pair with a job streaming; ms from the call to M112 at the far end.
-     * For the CLI, `baseline` first takes one spawn of the empty module under the same job, so the
-     * two spawns compete with the same streaming for the two cores.
+     * One e-stop with a job streaming to a fake Marlin in its own process (estop-marlin-child.ts);
+     * ms from the call to M112 at the far end, both read on the shared clock. For the CLI,
+     * `baseline` first takes one spawn of the empty module under the same job, so the two spawns
+     * compete with the same streaming for the two cores; for the button, `fromEvent` takes the ms
+     * from the press event in the page to M112.
      */
-    const oneTry = async (method: Method, baseline?: number[]): Promise<number> => {
-      const pair = await createPtyPair(30_000);
-      const { fake, close } = await attachFakeMarlin(pair.far);
+    const oneTry = async (method: Method, baseline?: number[], fromEvent?: number[]): Promise<number> => {
+      const controller = startNode('scripts/bench/estop-marlin-child.ts', [], {});
       let child: ChildProcess | undefined;
       try {
-        const connected = await post(`${machine}${MACHINE_ROUTES.connect}`, { port: pair.near });
+        const [, port] = (await controller.waitFor(/port (\S+)/)) as [string, string];
+        const connected = await post(`${machine}${MACHINE_ROUTES.connect}`, { port });
         if (!connected.ok) throw new Error(`connect failed: ${await connected.text()}`);
         if ((await post(`${machine}${MACHINE_ROUTES.job}`, { gcode: JOB })).status !== 202)
           throw new Error('the job did not start');
-        await fake.until(() => fake.commands.length >= 20, 30_000);
+        await controller.waitFor(/streaming/);
         if (method === 'cli') baseline?.push(await spawnEmpty());
-        // The button's place is known before the clock starts: the click is one mouse press and release.
+        // The button's place is known before the clock starts: the press is one mouse event.
         const box = method === 'button' ? await button?.boundingBox({ timeout: 60_000 }) : undefined;
-        const calledAt = performance.now();
+        const calledAt = performance.timeOrigin + performance.now();
         if (method === 'door') void post(`${machine}${MACHINE_ROUTES.estop}`, {});
         else if (method === 'button' && box)
           void page?.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
@@ -169,12 +180,16 @@ export async function machineProcessBench(report: Report) {
             env: { TOWPATH_DATA_DIR: join(dir, 'data') },
             stdio: 'ignore',
           });
-        await fake.until(() => fake.estopAt !== undefined, 30_000, 'M112');
-        return (fake.estopAt as number) - calledAt;
+        const [, at] = (await controller.waitFor(/m112 (\S+)/)) as [string, string];
+        if (method === 'button' && page)
+          fromEvent?.push(
+            Number(at) - (await page.evaluate(() => (window as { pressedAt?: number }).pressedAt ?? 0)),
+          );
+        return Number(at) - calledAt;
       } finally {
         if (child && child.exitCode === null) await new Promise((resolve) => child?.once('exit', resolve));
-        await close();
-        await pair.dispose();
+        controller.child.kill('SIGTERM');
+        await controller.finished;
       }
     };
 
@@ -187,8 +202,9 @@ export async function machineProcessBench(report: Report) {
         for (const method of methods) {
           const latencies: number[] = [];
           const baseline: number[] = [];
+          const fromEvent: number[] = [];
           for (let i = 0; i < TRIES; i++) {
-            latencies.push(await oneTry(method, baseline));
+            latencies.push(await oneTry(method, baseline, fromEvent));
           }
           latencies.sort((a, b) => a - b);
           const key = `machine.estop.${name}.${method}`;
@@ -196,6 +212,12 @@ export async function machineProcessBench(report: Report) {
           report(`${key}.median`, 'ms', quantile(latencies, 0.5), null);
           report(`${key}.p99`, 'ms', quantile(latencies, 0.99), limits[0] ?? null);
           report(`${key}.max`, 'ms', latencies.at(-1) ?? Number.NaN, limits[1] ?? null);
+          if (method === 'button') {
+            fromEvent.sort((a, b) => a - b);
+            report(`${key}.from_press_event.median`, 'ms', quantile(fromEvent, 0.5), null);
+            report(`${key}.from_press_event.p99`, 'ms', quantile(fromEvent, 0.99), 20);
+            report(`${key}.from_press_event.max`, 'ms', fromEvent.at(-1) ?? Number.NaN, 50);
+          }
           if (method === 'cli') {
             baseline.sort((a, b) => a - b);
             report(`machine.estop.${name}.empty_module_spawn.median`, 'ms', quantile(baseline, 0.5), null);

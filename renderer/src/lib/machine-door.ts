@@ -46,7 +46,8 @@ async function postEstop(base: string): Promise<EstopAnswer> {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: '{}',
-    cache: 'no-store',
+    // No `cache` option: POST answers are never cached anyway, and Chromium skips its CORS preflight
+    // cache for a no-store request, which cost every click a preflight round trip first.
   });
   const body = (await response.json()) as EstopAnswer & { detail?: string };
   if (!response.ok) throw new Error(body.detail ?? `HTTP ${response.status}`);
