@@ -2,7 +2,6 @@
 // M112 (issue 11: at most 30 ms more than starting an empty module), and every line of this file is
 // type-stripped and compiled before anything runs: the e-stop goes straight to its own bundle (or
 // its sources) from here; every other command goes through the command table in cli/main.ts.
-import { enableCompileCache } from 'node:module';
 import { loadFreshBundle } from '../bridge/fresh-bundle.ts';
 
 if (import.meta.main) {
@@ -20,7 +19,7 @@ if (import.meta.main) {
   } else {
     // Compiled modules are cached on disk between runs (keyed by their text), so a command's modules
     // are stripped of types and compiled once, not at every start.
-    enableCompileCache();
+    process.getBuiltinModule('node:module').enableCompileCache();
     await (await import('./cli/main.ts')).runProcess();
   }
 }

@@ -3,7 +3,6 @@
 // on the data dir, by `towpath estop` and by the desktop app's e-stop. Node built-ins only: the
 // e-stop paths load this and nothing else.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MACHINE_FILE, MACHINE_ROUTES, type MachineFile } from '../../../engine/machine/door.ts';
@@ -34,7 +33,8 @@ export async function readMachineFile(dataDir: string): Promise<MachineFile | nu
 
 export function readMachineFileSync(dataDir: string): MachineFile | null {
   try {
-    return parse(readFileSync(machineFilePath(dataDir), 'utf8'));
+    // node:fs as the CommonJS module, for `towpath estop`'s start-up (see postEmergencyStop).
+    return parse(process.getBuiltinModule('node:fs').readFileSync(machineFilePath(dataDir), 'utf8'));
   } catch {
     return null;
   }
