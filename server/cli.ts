@@ -9,12 +9,18 @@ if (import.meta.main) {
   if (name === 'estop' && args.every((arg) => arg === '--json')) {
     const { estop } = ((await loadFreshBundle(new URL('../', import.meta.url), 'estop')) ??
       (await import('./cli/estop.ts'))) as typeof import('./cli/estop.ts');
-    // The estop command catches its own failures (exit 3) and takes no other argument here.
-    process.exitCode = await estop.run(args, {
-      stdout: (text) => process.stdout.write(text),
-      stderr: (text) => process.stderr.write(text),
-      onStopSignal: () => () => {},
-    });
+    // The estop command reports its own failures (exit 3) and takes no other argument here; anything
+    // else is a bug, said in one line as cli/main.ts would.
+    process.exitCode = await estop
+      .run(args, {
+        stdout: (text) => process.stdout.write(text),
+        stderr: (text) => process.stderr.write(text),
+        onStopSignal: () => () => {},
+      })
+      .catch((error: unknown) => {
+        process.stderr.write(`towpath: unexpected error: ${(error as Error)?.message ?? String(error)}\n`);
+        return 1;
+      });
     setTimeout(() => process.exit(), 250).unref();
   } else {
     // Compiled modules are cached on disk between runs (keyed by their text), so a command's modules
