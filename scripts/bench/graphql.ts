@@ -1,17 +1,12 @@
 // The dashboard API's figures (issue 5): `me` throughput and p99 at 32 connections with a valid
 // session on a real workstation, beside a bare graphql-yoga "hello" server measured in the same run
 // (target ≥ 3,000 `me`/s on 2 cores), and the `authUser` median with the spec's Argon2id cost.
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createSchema, createYoga } from 'graphql-yoga';
-import { pino } from 'pino';
-import { loadConfig } from '../../server/config.ts';
-import { startWorkstation } from '../../server/main.ts';
 import { postLoad } from './load.ts';
 import { type Bench, median } from './report.ts';
+import { withWorkstation } from './workstation.ts';
 
 const CONNECTIONS = 32;
 const LOAD_SECONDS = 5;
@@ -61,21 +56,10 @@ async function startHelloServer(): Promise<{ url: string; server: Server }> {
 }
 
 export const bench: Bench = async (report) => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'towpath-bench-graphql-'));
   const hello = await startHelloServer();
   try {
-    const config = loadConfig({
-      PORT: '0',
-      WINDING_PORT: '0',
-      HOST: '127.0.0.1',
-      TOWPATH_DATA_DIR: dataDir,
-      CREATE_ADMIN: 'true',
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-    });
     // No argon2Cost override: the spec's m = 19456 KiB, t = 2, p = 1.
-    const ws = await startWorkstation(config, { logger: pino({ level: 'silent' }) });
-    try {
+    await withWorkstation({ email: ADMIN_EMAIL, password: ADMIN_PASSWORD }, {}, async (ws) => {
       const graphqlUrl = `${ws.urls.lan}/graphql`;
 
       // authUser, one at a time (each sign-in succeeds, so the login throttle never engages).
@@ -116,12 +100,9 @@ export const bench: Bench = async (report) => {
         meLoad.requests.average / helloLoad.requests.average,
         null,
       );
-    } finally {
-      await ws.stop();
-    }
+    });
   } finally {
     hello.server.closeAllConnections();
     await new Promise<void>((resolve) => hello.server.close(() => resolve()));
-    await rm(dataDir, { recursive: true, force: true });
   }
 };

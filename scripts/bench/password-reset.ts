@@ -2,14 +2,9 @@
 // pairs on a real workstation, each pair within the quota (the injected clock moves an hour ahead
 // before each pair), alternating which of the two goes first. Targets: medians within 10 % of each
 // other, and neither slower in more than 65 % of the pairs.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pino } from 'pino';
-import { loadConfig } from '../../server/config.ts';
-import { startWorkstation } from '../../server/main.ts';
 import { TEST_ARGON2_COST } from '../../server/testing/argon2.ts';
 import { type Bench, median } from './report.ts';
+import { withWorkstation } from './workstation.ts';
 
 const PAIRS = 200;
 const WARMUP_PAIRS = 20;
@@ -18,24 +13,13 @@ const UNKNOWN = 'unknown@towpath.test';
 const REQUEST = 'mutation($e: String!) { requestPasswordReset(email: $e) }';
 
 export const bench: Bench = async (report) => {
-  const dataDir = await mkdtemp(join(tmpdir(), 'towpath-bench-reset-'));
   let now = Date.now();
   const clock = () => now;
-  try {
-    const config = loadConfig({
-      PORT: '0',
-      WINDING_PORT: '0',
-      HOST: '127.0.0.1',
-      TOWPATH_DATA_DIR: dataDir,
-      CREATE_ADMIN: 'true',
-      ADMIN_EMAIL: KNOWN,
-      ADMIN_PASSWORD: 'Bench-passw0rd!x',
-    });
-    const ws = await startWorkstation(config, {
-      logger: pino({ level: 'silent' }),
-      dashboardApi: { clock, argon2Cost: TEST_ARGON2_COST },
-    });
-    try {
+  const options = { dashboardApi: { clock, argon2Cost: TEST_ARGON2_COST } };
+  await withWorkstation(
+    { email: KNOWN, password: 'Bench-passw0rd!x' },
+    {},
+    async (ws) => {
       const url = `${ws.urls.lan}/graphql`;
       const timed = async (email: string) => {
         const t0 = performance.now();
@@ -81,10 +65,7 @@ export const bench: Bench = async (report) => {
       );
       report('password_reset.known_slower_share', '%', knownSlower * 100, 65);
       report('password_reset.unknown_slower_share', '%', unknownSlower * 100, 65);
-    } finally {
-      await ws.stop();
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
+    },
+    options,
+  );
 };
