@@ -191,6 +191,7 @@ test('an untrusted base widget keeps its own style in its frame, and none of its
                 style: '#styled { color: rgb(0, 120, 0); }',
               },
             },
+            { id: 'below', type: 'text', title: 'Below', settings: { valuePath: 'Notes.text' } },
           ],
         },
       ],
@@ -205,6 +206,15 @@ test('an untrusted base widget keeps its own style in its frame, and none of its
   await expect(frame.locator('#styled')).toHaveCSS('color', 'rgb(0, 120, 0)');
   await expect(frame.locator('body')).not.toHaveAttribute('data-ran', /./);
   await expect(admin.locator('iframe[title="Styled"]')).toHaveAttribute('sandbox', 'allow-scripts');
+  // The frame and the text below it do not fit the pane: the pane takes focus, and the keyboard
+  // scrolls the text into view.
+  const pane = admin.locator('.pane');
+  await expect(pane).toHaveAttribute('tabindex', '0');
+  await expect(pane).toHaveAccessibleName('Only');
+  await expect(admin.getByRole('region', { name: 'Below' })).not.toBeInViewport();
+  await pane.focus();
+  await admin.keyboard.press('End');
+  await expect(admin.getByRole('region', { name: 'Below' })).toBeInViewport();
   // What the policy refused is the widget's own script and handler, nothing of its style or the app.
   for (const violation of cspViolations) expect(violation).toMatch(/script/i);
   expect(cspViolations.join('\n')).not.toMatch(/style-src/);

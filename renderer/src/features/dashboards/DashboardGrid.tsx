@@ -1,6 +1,6 @@
 // Panes on the dashboard's grid (§4): `columns` equal columns within `width`, 64 px rows, 8 px gaps;
 // below 640 px of viewport they stack (CSS), by y then x.
-import type { CSSProperties, ReactNode } from 'react';
+import { type CSSProperties, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { DashboardDocument, Pane } from './document.ts';
 import type { HubSnapshot } from './realtime/hub.ts';
 import { useScopedStyle } from './scoped-style.ts';
@@ -41,8 +41,17 @@ export function PaneView({
   snapshot: HubSnapshot;
   children?: ReactNode;
 }) {
+  const element = useRef<HTMLDivElement>(null);
+  const scrolls = useScrolls(element);
   return (
-    <div className="pane" style={paneStyle(pane)} data-pane-id={pane.id}>
+    <div
+      ref={element}
+      className="pane"
+      style={paneStyle(pane)}
+      data-pane-id={pane.id}
+      // A pane whose widgets do not fit scrolls; keyboard users reach and scroll it by focusing it.
+      {...(scrolls ? { tabIndex: 0, role: 'group', 'aria-label': pane.title || 'Pane (scrolls)' } : {})}
+    >
       {pane.title ? <h2 className="pane__title">{pane.title}</h2> : null}
       {children}
       <div className="pane__widgets">
@@ -54,6 +63,23 @@ export function PaneView({
       </div>
     </div>
   );
+}
+
+/** Whether the element's content is taller or wider than its box, kept up to date as either changes. */
+function useScrolls(element: { current: HTMLElement | null }): boolean {
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const box = element.current;
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    const measure = () =>
+      setScrolls(box.scrollHeight > box.clientHeight || box.scrollWidth > box.clientWidth);
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    for (const child of Array.from(box.children)) observer.observe(child);
+    measure();
+    return () => observer.disconnect();
+  }, [element]);
+  return scrolls;
 }
 
 export function DashboardGrid({
