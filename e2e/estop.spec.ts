@@ -1,11 +1,12 @@
 // The renderer's "Emergency stop" in a real Chromium against a real `towpath serve`, its machine
 // process and the fake Marlin on a socat pseudo-terminal pair: on every screen while connected, and
-// a click reaches the controller as M112 through the machine door.
+// a click reaches the controller as M112 through the machine door: over the page's standing
+// WebSocket line to it, or by POST when that line is not open.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
-import { ESTOP_SHORTCUT } from '../engine/machine/door.ts';
+import { expect, type Page, test } from '@playwright/test';
+import { ESTOP_SHORTCUT, ESTOP_SOCKET_MESSAGE, ESTOP_SOCKET_ROUTE } from '../engine/machine/door.ts';
 import type { FakeMarlin } from '../server/machine/testing/fake-marlin.ts';
 import { attachFakeMarlin } from '../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
@@ -52,7 +53,23 @@ test.afterEach(async () => {
   await pair.dispose();
 });
 
+/** E-stops the page sends, over its line to the machine door or by POST, with where they went. */
+function recordEstops(page: Page) {
+  const sent: { way: 'line' | 'post'; url: string }[] = [];
+  page.on('websocket', (socket) => {
+    socket.on('framesent', (frame) => {
+      if (frame.payload === ESTOP_SOCKET_MESSAGE) sent.push({ way: 'line', url: socket.url() });
+    });
+  });
+  page.on('request', (r) => {
+    if (r.url().endsWith('/api/machine/estop') && r.method() === 'POST')
+      sent.push({ way: 'post', url: r.url() });
+  });
+  return sent;
+}
+
 test('is on every screen while a machine is connected, and a click sends M112', async ({ page, request }) => {
+  const sent = recordEstops(page);
   await page.goto(`${lan}/`);
   const button = page.getByRole('button', { name: 'Emergency stop' });
   await expect(page.locator('.estop')).toHaveAttribute('data-machine-state', 'idle');
@@ -74,11 +91,15 @@ test('is on every screen while a machine is connected, and a click sends M112', 
   const gcode = Array.from({ length: 5000 }, (_, i) => `G0 X${i}`).join('\n');
   expect((await request.post(`${lan}/api/machine/job`, { data: { gcode } })).status()).toBe(202);
   await expect.poll(() => fake.commands.length).toBeGreaterThan(10);
-  // Straight to the machine door (CORS), not through the LAN door.
-  const estop = page.waitForRequest((r) => r.url().endsWith('/api/machine/estop') && r.method() === 'POST');
+  // Straight to the machine door over the line the page opened when the button appeared, not
+  // through the LAN door.
   await button.click();
-  expect(new URL((await estop).url()).origin).not.toBe(new URL(lan).origin);
   await expect.poll(() => fake.unframed.includes('M112')).toBe(true);
+  expect(sent).toHaveLength(1);
+  expect(sent[0]?.way).toBe('line');
+  const line = new URL(sent[0]?.url ?? '');
+  expect(line.pathname).toBe(ESTOP_SOCKET_ROUTE);
+  expect(line.port).not.toBe(new URL(lan).port);
   await expect(page.getByRole('status').filter({ hasText: 'Emergency stop sent' })).toHaveCount(1);
   // Halted: the port is closed, so there is nothing left to stop and the button goes.
   await expect(page.locator('.estop')).toHaveAttribute('data-machine-state', 'error');
@@ -96,16 +117,14 @@ test('the keyboard shortcut stops the machine too', async ({ page, request }) =>
 });
 
 test('acts on press like a hardware e-stop, sending once for the whole press', async ({ page, request }) => {
+  // Before the page opens its line, so the line's frames are seen too.
+  const sent = recordEstops(page);
   await page.goto(`${lan}/`);
   expect((await request.post(`${lan}/api/machine/connect`, { data: { port: pair.near } })).status()).toBe(
     200,
   );
   const button = page.getByRole('button', { name: 'Emergency stop' });
   await expect(button).toBeVisible();
-  const sent: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().endsWith('/api/machine/estop') && r.method() === 'POST') sent.push(r.url());
-  });
   const box = await button.boundingBox();
   if (!box) throw new Error('the button has no box');
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -115,6 +134,21 @@ test('acts on press like a hardware e-stop, sending once for the whole press', a
   await page.mouse.up();
   await expect(page.getByRole('status').filter({ hasText: 'Emergency stop sent' })).toHaveCount(1);
   expect(sent).toHaveLength(1);
+});
+
+test('goes by POST to the machine door when the line cannot open', async ({ page, request }) => {
+  // Every attempt to open the line is refused, as by a machine process that does not offer it.
+  await page.routeWebSocket(/\/api\/machine\/estop\/socket$/, (socket) => socket.close());
+  const sent = recordEstops(page);
+  await page.goto(`${lan}/`);
+  expect((await request.post(`${lan}/api/machine/connect`, { data: { port: pair.near } })).status()).toBe(
+    200,
+  );
+  await page.getByRole('button', { name: 'Emergency stop' }).click();
+  await expect.poll(() => fake.unframed.includes('M112')).toBe(true);
+  await expect(page.getByRole('status').filter({ hasText: 'Emergency stop sent' })).toHaveCount(1);
+  expect(sent.map((estop) => estop.way)).toEqual(['post']);
+  expect(new URL(sent[0]?.url ?? '').origin).not.toBe(new URL(lan).origin);
 });
 
 test('Enter on the focused button stops the machine (keyboard activation)', async ({ page, request }) => {

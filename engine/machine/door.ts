@@ -34,6 +34,14 @@ export interface MachineDoorInfo {
   control: boolean;
 }
 
+/**
+ * Machine door only (not forwarded): the renderer's standing e-stop line, a WebSocket the page keeps
+ * open while its button is on screen. The one message it takes is ESTOP_SOCKET_MESSAGE, answered
+ * with the estop route's body; anything else closes the line (1008).
+ */
+export const ESTOP_SOCKET_ROUTE = '/api/machine/estop/socket';
+export const ESTOP_SOCKET_MESSAGE = '{"type":"estop"}';
+
 /** The machine process's own routes for the cores attached to it (not forwarded). */
 export const MACHINE_PROCESS_ROUTES = {
   /** A core leaving on purpose: the machine process exits now if idle and no other core remains. */

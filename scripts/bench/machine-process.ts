@@ -4,7 +4,9 @@
 // valid 60 MiB `.wind`, (d) planning a 10-million-line job; for the machine door itself, the
 // renderer's button (Chromium via Playwright: click → M112) and `towpath estop` (spawn → M112,
 // against spawning an empty TypeScript module with the same Node). And the job's lines/s through the
-// machine process against the PTY's round-trip floor with the core under load. Used by machine.ts.
+// machine process against the PTY's round-trip floor with the core under load. The load comes from
+// a process of its own (core-load-child.ts), as it does from LAN clients: the benchmark process's
+// event loop only presses, spawns and reads the controller. Used by machine.ts.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
@@ -20,11 +22,12 @@ import type { Report } from './report.ts';
 const TRIES = Number(process.env.BENCH_ESTOP_TRIES ?? 100);
 /** While working on one entry point: e.g. BENCH_ESTOP_METHODS=cli,button (default: all three). */
 const ONLY_METHODS = process.env.BENCH_ESTOP_METHODS?.split(',');
+/** And one load: e.g. BENCH_ESTOP_LOADS=graphql,plan (default: all four). */
+const ONLY_LOADS = process.env.BENCH_ESTOP_LOADS?.split(',');
 const JOB = Array.from({ length: 5000 }, (_, i) => `G0 X${(i * 0.1).toFixed(3)} A${(i * 7) % 360} B0`).join(
   '\n',
 );
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const GRAPHQL_DOCUMENT_BYTES = 99_000;
 const WIND_BYTES = 60 * 1024 * 1024;
 
 type Method = 'door' | 'button' | 'cli';
@@ -35,19 +38,6 @@ const post = (url: string, body: unknown) =>
 
 function quantile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-}
-
-/** A GraphQL document of about 99,000 bytes and under 10,000 tokens, different every time. */
-function graphqlDocument(): string {
-  const tag = Math.random().toString(36).slice(2, 10);
-  const parts: string[] = [];
-  let size = 20;
-  for (let i = 0; size < GRAPHQL_DOCUMENT_BYTES - 80; i++) {
-    const field = `alias_${tag}_${i}_padding_padding_padding: __typename`;
-    parts.push(field);
-    size += field.length + 1;
-  }
-  return `query Q${tag} { ${parts.join(' ')} }`;
 }
 
 /** A valid definition of at least 60 MiB: short hoop layers (well under the 50-million-line limit). */
@@ -74,15 +64,13 @@ const tenMillionLines: WindDefinition = {
   mandrelParameters: { ...benchDefinition.mandrelParameters, windLength: 70_000 },
 };
 
-/** Keeps `workers` requests of one kind in flight until stopped. */
-function keepBusy(workers: number, request: () => Promise<unknown>) {
-  let stopped = false;
-  const loops = Array.from({ length: workers }, async () => {
-    while (!stopped) await request().catch(() => {});
-  });
+/** Keeps the core busy from a process of its own (core-load-child.ts) until the returned stop. */
+async function busyCore(kind: Exclude<LoadName, 'idle'>, url: string, path?: string) {
+  const load = startNode('scripts/bench/core-load-child.ts', [kind, url, ...(path ? [path] : [])]);
+  await load.waitFor(/busy/);
   return async () => {
-    stopped = true;
-    await Promise.all(loops);
+    load.child.kill('SIGTERM');
+    await load.finished;
   };
 }
 
@@ -114,18 +102,11 @@ export async function machineProcessBench(report: Report) {
     if (validated.status !== 200)
       throw new Error(`the 60 MiB .wind did not validate: ${await validated.text()}`);
 
-    const loads: Record<LoadName, () => () => Promise<void>> = {
-      idle: () => async () => {},
-      graphql: () =>
-        keepBusy(4, () =>
-          post(`${lan}/graphql`, { query: graphqlDocument() }).then((response) => response.arrayBuffer()),
-        ),
-      wind: () =>
-        keepBusy(1, () =>
-          post(`${winding}/validate/from-file`, { path: bigWind }).then((r) => r.arrayBuffer()),
-        ),
-      plan: () =>
-        keepBusy(1, () => post(`${winding}/plan/from-file`, { path: longJob }).then((r) => r.arrayBuffer())),
+    const loads: Record<LoadName, () => Promise<() => Promise<void>>> = {
+      idle: async () => async () => {},
+      graphql: () => busyCore('graphql', lan),
+      wind: () => busyCore('wind', winding, bigWind),
+      plan: () => busyCore('plan', winding, longJob),
     };
 
     const page = browser ? await browser.newPage() : undefined;
@@ -193,8 +174,11 @@ export async function machineProcessBench(report: Report) {
       }
     };
 
-    for (const name of ['idle', 'graphql', 'wind', 'plan'] as LoadName[]) {
-      const stop = loads[name]();
+    const loadNames = (['idle', 'graphql', 'wind', 'plan'] as LoadName[]).filter(
+      (name) => !ONLY_LOADS || ONLY_LOADS.includes(name),
+    );
+    for (const name of loadNames) {
+      const stop = await loads[name]();
       try {
         const methods = (button ? ['door', 'button', 'cli'] : ['door', 'cli']).filter(
           (method) => !ONLY_METHODS || ONLY_METHODS.includes(method),
@@ -248,7 +232,7 @@ export async function machineProcessBench(report: Report) {
 async function streamUnderLoad(
   report: Report,
   machine: string,
-  loads: Record<LoadName, () => () => Promise<void>>,
+  loads: Record<LoadName, () => Promise<() => Promise<void>>>,
 ) {
   const { roundTripFloor, startFakeProcess, LINES, command } = await import('./machine.ts');
   const fake = await startFakeProcess();
@@ -274,7 +258,7 @@ async function streamUnderLoad(
         const rate = await run();
         // The first round warms both paths up.
         if (round > 0) idle = Math.max(idle, rate);
-        const stops = [loads.graphql(), loads.plan()];
+        const stops = await Promise.all([loads.graphql(), loads.plan()]);
         try {
           const underLoad = await run();
           if (round > 0) loaded = Math.max(loaded, underLoad);

@@ -5,7 +5,8 @@ import { FRAME_LOADER } from './frame-loader.ts';
  * Content-Security-Policy for every renderer page, in a LAN browser and in the Electron window alike
  * (the Electron shell applies this same string). Only our own origin may supply code, styles and
  * data; workers may come from blob: URLs because the 3D view builds geometry in a Web Worker. The
- * e-stop may also go to the machine process's door on loopback (its port can change when the
+ * e-stop may also go to the machine process's door on loopback, by POST or over its WebSocket line
+ * (its port can change when the
  * machine process restarts on a free port, hence any port; the door itself allows only our origins).
  * Images alone may come from any http(s) address: dashboard picture widgets show cameras and charts
  * from the shop's own servers, fetched by the viewer's browser (`dashboard-document.md` §5.2). An
@@ -18,7 +19,7 @@ export const RENDERER_CSP = [
   "style-src 'self'",
   "img-src 'self' data: blob: http: https:",
   "font-src 'self'",
-  "connect-src 'self' http://127.0.0.1:*",
+  "connect-src 'self' http://127.0.0.1:* ws://127.0.0.1:*",
   "worker-src 'self' blob:",
   "object-src 'none'",
   "base-uri 'none'",

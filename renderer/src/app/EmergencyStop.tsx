@@ -1,5 +1,6 @@
 import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { ESTOP_SHORTCUT } from '../../../engine/machine/door.ts';
+import { useEstopLine } from '../lib/estop-line.ts';
 import { emergencyStop, isConnected, useMachineDoor, useMachineState } from '../lib/machine-door.ts';
 
 /** A click this soon after a press that already stopped the machine belongs to that press. */
@@ -7,7 +8,8 @@ const PRESS_CLICK_MS = 5000;
 
 /**
  * "Emergency stop", on every screen while a machine is connected. A click or the shortcut sends
- * M112 to the machine process's own door, not through the core. Not offered to a browser the
+ * M112 to the machine process's own door, not through the core: over a WebSocket line opened when
+ * the button appears, or by POST when that line is not open. Not offered to a browser the
  * server refuses control (a signed-in LAN viewer sees the machine's state): a stop button that
  * cannot stop anything must not look like one.
  */
@@ -17,15 +19,17 @@ export function EmergencyStop() {
   const machineDoor = door?.url ?? null;
   const [outcome, setOutcome] = useState<string | null>(null);
   const visible = state !== null && isConnected(state) && door?.control !== false;
+  // Open while the button is on screen: a press is then one message on an open connection.
+  const line = useEstopLine(machineDoor, visible);
   // When the last stop was sent by a press, so the click that ends the same press sends nothing more.
   const pressedAt = useRef(Number.NEGATIVE_INFINITY);
 
   const stop = useCallback(() => {
-    emergencyStop(machineDoor).then(
+    emergencyStop(machineDoor, line.current).then(
       (answer) => setOutcome(answer.sent ? 'Emergency stop sent' : 'No machine was connected'),
       (error: Error) => setOutcome(`Emergency stop failed: ${error.message}`),
     );
-  }, [machineDoor]);
+  }, [machineDoor, line]);
 
   // A layout effect: the shortcut works from the moment the button is on screen, not a moment later.
   useLayoutEffect(() => {

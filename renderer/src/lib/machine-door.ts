@@ -9,6 +9,7 @@ import {
   type MachineDoorInfo,
 } from '../../../engine/machine/contract.ts';
 import type { MachineState, MachineStatus } from '../../../engine/machine/types.ts';
+import type { EstopLine } from './estop-line.ts';
 import { authorizationHeader, onSessionChange } from './session.ts';
 import { type SseSubscription, subscribeEvents } from './sse.ts';
 
@@ -55,10 +56,22 @@ async function postEstop(base: string): Promise<EstopAnswer> {
 }
 
 /**
- * M112 now: straight to the machine door when its URL is known, else (or if that fails) through
- * the LAN door, which forwards it.
+ * M112 now: over the standing line to the machine door when it is open, else (or if that fails)
+ * by POST straight to the machine door when its URL is known, else (or if that fails) through the
+ * LAN door, which forwards it.
  */
-export async function emergencyStop(machineDoor: string | null): Promise<EstopAnswer> {
+export async function emergencyStop(
+  machineDoor: string | null,
+  line?: EstopLine | null,
+): Promise<EstopAnswer> {
+  const overLine = line?.send();
+  if (overLine) {
+    try {
+      return await overLine;
+    } catch {
+      // Sent, perhaps, but not answered: the POST goes too (a second M112 changes nothing).
+    }
+  }
   if (machineDoor) {
     try {
       return await postEstop(machineDoor);

@@ -2,7 +2,7 @@
 // machine API (routes.ts) and nothing heavy: no planning, no GraphQL, no large parsed bodies. Who
 // may talk to it: clients on the workstation (the cores' LAN and winding doors, `towpath estop`,
 // the desktop app) and, with CORS, pages served by an attached core's LAN door on loopback (the
-// renderer's e-stop button).
+// renderer's e-stop button, over its POST route or its standing WebSocket line).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { MACHINE_PROCESS_ROUTES } from '../../../engine/machine/door.ts';
 import { createHttpApp } from '../../http/app.ts';
@@ -11,6 +11,7 @@ import { healthRoute } from '../../http/health.ts';
 import type { Logger } from '../../log.ts';
 import type { MachineController } from '../controller.ts';
 import { type CoreAttachments, machineRoutes } from '../routes.ts';
+import { estopSocket } from './estop-socket.ts';
 
 /** How long a browser may reuse a CORS preflight (Chromium caps it at two hours). */
 export const PREFLIGHT_MAX_AGE_S = 7200;
@@ -46,6 +47,11 @@ export async function buildMachineDoor(options: MachineDoorOptions): Promise<Fas
   });
 
   app.addHook('onRequest', cors(options.allowedOrigins));
+  estopSocket(app, {
+    machine: options.machine,
+    allowedOrigins: options.allowedOrigins,
+    allowedHosts: options.allowedHosts ?? [],
+  });
   await app.register(healthRoute);
   await app.register(machineRoutes, {
     machine: options.machine,
