@@ -70,45 +70,101 @@ export interface EstopResult {
 }
 
 /**
- * POSTs the e-stop to a machine door. node:http rather than fetch: the first fetch of a process
- * loads its HTTP client first, which costs a CLI started for one request tens of milliseconds. And
- * node:http as the CommonJS module rather than an ES import: building the ES namespace of node:http
- * reads its lazy WebSocket exports, which loads undici (measured: 68 ms instead of 41 ms for a
- * process that does nothing else).
+ * POSTs the e-stop to a machine door: one HTTP/1.1 request written by hand on a node:net socket.
+ * Not fetch (the first fetch of a process loads undici: tens of ms for a CLI started for one
+ * request), and not node:http either: its client, agent and parser cost `towpath estop` 5 ms more
+ * start-up than node:net does (measured: 35 against 30 ms for a process that loads nothing else).
+ * The door answers with a Content-Length and closes the connection, as the request asks.
  */
 export function postEmergencyStop(url: string, timeoutMs = 2000): Promise<EstopResult> {
-  const http = process.getBuiltinModule('node:http');
+  const { host, hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const request = http.request(
-      `${url}${MACHINE_ROUTES.estop}`,
-      {
-        method: 'POST',
-        // One request: no keep-alive socket to hold a CLI open after its answer.
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': 2 },
-        timeout: timeoutMs,
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        response.on('error', reject);
-        response.on('end', () => {
-          let body: { sent?: boolean; status?: { state?: string }; detail?: string } = {};
-          try {
-            body = JSON.parse(text);
-          } catch {}
-          const status = response.statusCode ?? 0;
-          if (status < 200 || status >= 300)
-            reject(new Error(body.detail ?? `the machine door answered HTTP ${status}`));
-          else resolve({ sent: body.sent === true, state: body.status?.state ?? 'unknown' });
-        });
-      },
+    const socket = process.getBuiltinModule('node:net').connect({ host: hostname, port: Number(port) });
+    socket.setNoDelay(true);
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    socket.write(
+      `POST ${MACHINE_ROUTES.estop} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+        'Content-Length: 2\r\nConnection: close\r\n\r\n{}',
     );
-    request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-    request.on('error', reject);
-    request.end('{}');
+    let received = Buffer.alloc(0);
+    let settled = false;
+    const settle = (error: Error | null, result?: EstopResult) => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      if (error) reject(error);
+      else resolve(result as EstopResult);
+    };
+    const answer = (ended: boolean) => {
+      const response = parseResponse(received, ended);
+      if (response === undefined) return;
+      if (response instanceof Error) return settle(response);
+      let body: { sent?: boolean; status?: { state?: string }; detail?: string } = {};
+      try {
+        body = JSON.parse(response.body);
+      } catch {}
+      if (response.status < 200 || response.status >= 300)
+        settle(new Error(body.detail ?? `the machine door answered HTTP ${response.status}`));
+      else settle(null, { sent: body.sent === true, state: body.status?.state ?? 'unknown' });
+    };
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      answer(false);
+    });
+    socket.on('end', () => answer(true));
+    socket.on('error', (error) => settle(error));
+    socket.on('close', () => settle(new Error('the machine door closed the connection without an answer')));
   });
+}
+
+/**
+ * A whole HTTP/1.1 response: its status and body (Content-Length or chunked, else up to the end of
+ * the connection); undefined while more is to come, an Error for something that is not one.
+ */
+export function parseResponse(
+  bytes: Buffer,
+  ended: boolean,
+): { status: number; body: string } | Error | undefined {
+  const headEnd = bytes.indexOf('\r\n\r\n');
+  if (headEnd === -1) return ended ? new Error('the machine door sent no complete answer') : undefined;
+  const [statusLine = '', ...fields] = bytes.subarray(0, headEnd).toString('latin1').split('\r\n');
+  const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(statusLine);
+  if (!status) return new Error('the machine door did not answer in HTTP');
+  const header = (name: string) =>
+    fields
+      .find((field) => field.slice(0, field.indexOf(':')).trim().toLowerCase() === name)
+      ?.split(':')
+      .slice(1)
+      .join(':')
+      .trim();
+  let rest = bytes.subarray(headEnd + 4);
+  if (/\bchunked\b/i.test(header('transfer-encoding') ?? '')) {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const lineEnd = rest.indexOf('\r\n');
+      if (lineEnd === -1) return ended ? new Error('the machine door sent no complete answer') : undefined;
+      const size = Number.parseInt(rest.subarray(0, lineEnd).toString('latin1'), 16);
+      if (!Number.isFinite(size)) return new Error('the machine door sent a malformed chunk');
+      if (size === 0) {
+        // The last chunk, then (trailers and) an empty line.
+        if (rest.indexOf('\r\n\r\n', lineEnd) !== -1) break;
+        return ended ? new Error('the machine door sent no complete answer') : undefined;
+      }
+      if (rest.length < lineEnd + 2 + size + 2)
+        return ended ? new Error('the machine door sent no complete answer') : undefined;
+      parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
+      rest = rest.subarray(lineEnd + 2 + size + 2);
+    }
+    return { status: Number(status[1]), body: Buffer.concat(parts).toString('utf8') };
+  }
+  const length = header('content-length');
+  if (length !== undefined) {
+    const wanted = Number(length);
+    if (!Number.isSafeInteger(wanted) || wanted < 0)
+      return new Error('the machine door sent a malformed length');
+    if (rest.length < wanted)
+      return ended ? new Error('the machine door sent no complete answer') : undefined;
+    return { status: Number(status[1]), body: rest.subarray(0, wanted).toString('utf8') };
+  }
+  return ended ? { status: Number(status[1]), body: rest.toString('utf8') } : undefined;
 }
