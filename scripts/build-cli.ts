@@ -1,14 +1,16 @@
 // `npm run build:cli`: the winding commands of `towpath` (plan, validate, simulate) and the
 // `towpath-bridge` command line as ES module bundles, dist/cli/<name>.mjs (what only some commands
-// use, such as the MCP server, split into chunks loaded on demand), each beside a list of the
-// sources it was built from (path, size, mtime). server/cli.ts, server/cli/main.ts and bridge/cli.ts import a bundle
-// only while every listed source is unchanged (bridge/fresh-bundle.ts), else the sources. Measured
+// use, such as the MCP server, split into chunks loaded on demand), each starting with the list of
+// the sources it was built from (path, size, mtime). server/cli.ts, server/cli/main.ts and
+// bridge/cli.ts use a bundle only while every listed source is unchanged (bridge/fresh-bundle.ts),
+// else the sources. Measured
 // on the 2-core dev machine: a bundle starts in about a third of the CPU time of the modules it
 // replaces (no per-file type stripping, no module resolution).
-import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { type BundleSource, freshnessHeader } from '../bridge/fresh-bundle.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'dist', 'cli');
@@ -19,12 +21,6 @@ const CLI_BUNDLES = {
   bridge: 'bridge/command-line.ts',
   estop: 'server/cli/estop.ts',
 } as const;
-
-interface BundleInput {
-  path: string;
-  size: number;
-  mtimeMs: number;
-}
 
 // The loader compiles its field table from the `.wind` JSON Schema, which engine/wind/json-schema.ts
 // generates from the zod schema at every start. The bundle takes the checked-in document instead
@@ -70,18 +66,9 @@ for (const [name, entry] of Object.entries(CLI_BUNDLES)) {
     legalComments: 'none',
     logLevel: 'warning',
   });
-  // Renamed into place: a command starting meanwhile reads the old bundle or the new one, whole.
-  mkdirSync(join(OUT_DIR, 'chunks'), { recursive: true });
-  // Chunks first: a bundle renamed into place finds every chunk it imports.
-  for (const file of outputFiles
-    .sort((a, b) => Number(a.path.includes('/chunks/')) - Number(b.path.includes('/chunks/')))
-    .reverse()) {
-    writeFileSync(`${file.path}.${process.pid}.tmp`, file.contents);
-    renameSync(`${file.path}.${process.pid}.tmp`, file.path);
-  }
   const sources = Object.keys(metafile.inputs).filter((input) => !input.startsWith('checked-in:'));
   // The replaced sources stay listed: editing them makes the bundle stale like any other source.
-  const inputs: BundleInput[] = [
+  const inputs: BundleSource[] = [
     ...sources.map((input) => join(process.cwd(), input)),
     ...WIND_SCHEMA_SOURCES.map((path) => join(ROOT, path)),
   ].map((absolute) => {
@@ -90,7 +77,17 @@ for (const [name, entry] of Object.entries(CLI_BUNDLES)) {
     // Saved while esbuild read it: the bundle may hold the older text, so list it as stale.
     return { path, size, mtimeMs: mtimeMs >= started ? -1 : mtimeMs };
   });
-  const list = join(OUT_DIR, `${name}.inputs.json`);
-  writeFileSync(`${list}.${process.pid}.tmp`, JSON.stringify(inputs));
-  renameSync(`${list}.${process.pid}.tmp`, list);
+  const bundleFile = join(OUT_DIR, `${name}.mjs`);
+  // Renamed into place: a command starting meanwhile reads the old bundle or the new one, whole.
+  mkdirSync(join(OUT_DIR, 'chunks'), { recursive: true });
+  // Chunks first: a bundle renamed into place finds every chunk it imports.
+  for (const file of outputFiles
+    .sort((a, b) => Number(a.path.includes('/chunks/')) - Number(b.path.includes('/chunks/')))
+    .reverse()) {
+    const contents = file.path === bundleFile ? freshnessHeader(inputs) + file.text : file.contents;
+    writeFileSync(`${file.path}.${process.pid}.tmp`, contents);
+    renameSync(`${file.path}.${process.pid}.tmp`, file.path);
+  }
+  // The list of earlier builds, now inside the bundle.
+  rmSync(join(OUT_DIR, `${name}.inputs.json`), { force: true });
 }

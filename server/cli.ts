@@ -1,14 +1,19 @@
 // `towpath`: the command's entry point, deliberately tiny. `towpath estop` is timed from spawn to
 // M112 (issue 11: at most 30 ms more than starting an empty module), and every line of this file is
 // type-stripped and compiled before anything runs: the e-stop goes straight to its own bundle (or
-// its sources) from here; every other command goes through the command table in cli/main.ts.
-import { loadFreshBundle } from '../bridge/fresh-bundle.ts';
+// its sources) from here, importing no other TypeScript module; every other command goes through
+// the command table in cli/main.ts.
 
 if (import.meta.main) {
   const [name, ...args] = process.argv.slice(2);
   if (name === 'estop' && args.every((arg) => arg === '--json')) {
-    const { estop } = ((await loadFreshBundle(new URL('../', import.meta.url), 'estop')) ??
-      (await import('./cli/estop.ts'))) as typeof import('./cli/estop.ts');
+    // bridge/fresh-bundle.ts's loadFreshBundle, inlined: importing it would cost the e-stop 4 ms.
+    const bundle = await import(new URL('../dist/cli/estop.mjs', import.meta.url).href).catch(
+      () => undefined,
+    );
+    const { estop } = (
+      bundle?.bundleIsFresh?.() === true ? bundle : await import('./cli/estop.ts')
+    ) as typeof import('./cli/estop.ts');
     // The estop command reports its own failures (exit 3) and takes no other argument here; anything
     // else is a bug, said in one line as cli/main.ts would.
     process.exitCode = await estop

@@ -5,7 +5,7 @@ import { copyFile, mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadFreshBundle } from '../../bridge/fresh-bundle.ts';
+import { freshnessHeader, loadFreshBundle } from '../../bridge/fresh-bundle.ts';
 import { recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, runNode } from '../testing/process.ts';
 import { makeTempDir } from '../testing/workstation.ts';
@@ -61,7 +61,7 @@ describe('towpath start-up', () => {
     expect(
       ours.filter(
         (m) =>
-          !/^(server\/cli\.ts|bridge\/fresh-bundle\.ts|server\/cli\/(estop|io|progress)\.ts|server\/data-dir-default\.ts|server\/machine\/process\/machine-file\.ts|engine\/machine\/door\.ts)$/.test(
+          !/^(server\/cli\.ts|server\/cli\/(estop|io|progress)\.ts|server\/data-dir-default\.ts|server\/machine\/process\/machine-file\.ts|engine\/machine\/door\.ts)$/.test(
             m,
           ),
       ),
@@ -133,11 +133,10 @@ describe('the winding commands bundle', () => {
     await mkdir(join(root, 'dist', 'cli'), { recursive: true });
     await mkdir(join(root, 'src'));
     await writeFile(join(root, 'src', 'a.ts'), 'export const a = 1;\n');
-    await writeFile(join(root, 'dist', 'cli', 'demo.mjs'), "export const from = 'bundle';\n");
     const { size, mtimeMs } = statSync(join(root, 'src', 'a.ts'));
     await writeFile(
-      join(root, 'dist', 'cli', 'demo.inputs.json'),
-      JSON.stringify([{ path: 'src/a.ts', size, mtimeMs }]),
+      join(root, 'dist', 'cli', 'demo.mjs'),
+      `${freshnessHeader([{ path: 'src/a.ts', size, mtimeMs }])}export const from = 'bundle';\n`,
     );
     return { root, url: pathToFileURL(`${root}/`) };
   }
@@ -147,7 +146,7 @@ describe('the winding commands bundle', () => {
     expect(await loadFreshBundle(url, 'demo')).toMatchObject({ from: 'bundle' });
   });
 
-  it('is not used once a source changed, disappeared, or without its list', async () => {
+  it('is not used once a source changed or disappeared, without its list, or when there is none', async () => {
     const edited = await fakeBuild();
     await writeFile(join(edited.root, 'src', 'a.ts'), 'export const a = 2;\n');
     expect(await loadFreshBundle(edited.url, 'demo')).toBeUndefined();
@@ -161,8 +160,13 @@ describe('the winding commands bundle', () => {
     await rm(join(removed.root, 'src', 'a.ts'));
     expect(await loadFreshBundle(removed.url, 'demo')).toBeUndefined();
 
+    // A bundle from before its sources were listed in it.
     const unlisted = await fakeBuild();
-    await rm(join(unlisted.root, 'dist', 'cli', 'demo.inputs.json'));
+    await writeFile(join(unlisted.root, 'dist', 'cli', 'demo.mjs'), "export const from = 'bundle';\n");
     expect(await loadFreshBundle(unlisted.url, 'demo')).toBeUndefined();
+
+    const none = await fakeBuild();
+    await rm(join(none.root, 'dist', 'cli', 'demo.mjs'));
+    expect(await loadFreshBundle(none.url, 'demo')).toBeUndefined();
   });
 });
