@@ -1,7 +1,8 @@
-// The host's Transport on a real serial port (`serialport`). Writes go straight to the file
-// descriptor where there is one: a line leaves in one write(2) without waiting for the libuv
-// thread pool, and the emergency stop never queues behind anything.
-import { writeSync } from 'node:fs';
+// The host's Transport on a real serial port (`serialport`). Reads and writes go straight to the
+// file descriptor where there is one: a line leaves in one write(2) without waiting for the libuv
+// thread pool, the emergency stop never queues behind anything, and an `ok` is read on the event
+// loop the moment the descriptor is readable.
+import { readSync, writeSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import type { Transport, TransportOpener } from '../../engine/machine/transport.ts';
 import { WriteQueue } from './write-queue.ts';
@@ -40,14 +41,23 @@ function openFailure(error: Error, path: string): string {
   return message.endsWith(suffix) ? message.slice(0, -suffix.length) : message;
 }
 
+type PollListener = (error: (Error & { canceled?: boolean }) | null) => void;
+
 interface Binding {
   fd?: number | null;
   write(buffer: Buffer): Promise<void>;
   /** bindings-cpp's poller on POSIX systems. */
   poller?: {
-    once(event: 'disconnect', listener: (error: (Error & { canceled?: boolean }) | null) => void): unknown;
+    once(event: 'disconnect' | 'readable', listener: PollListener): unknown;
   };
 }
+
+/** A read that found nothing yet: wait for the descriptor again. */
+const READ_AGAIN = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
+/** What a read of a tty whose device went away says (a pty whose peer closed: EIO). */
+const READ_GONE = new Set(['EIO', 'ENXIO', 'EBADF', 'ENODEV']);
+const DISCONNECTED = 'the device was disconnected';
+const READ_BUFFER_BYTES = 64 * 1024;
 
 class SerialTransport implements Transport {
   private readonly port: SerialPort;
@@ -77,9 +87,12 @@ class SerialTransport implements Transport {
     // reports it. Watching for the hang-up on the descriptor catches it whatever the reader does.
     // Armed before the first read starts, so the reader's own polling is never displaced.
     this.binding?.poller?.once('disconnect', (error) => {
-      if (!error?.canceled) this.lost('the device was disconnected');
+      if (!error?.canceled) this.lost(DISCONNECTED);
     });
-    port.on('data', (chunk: Buffer) => this.dataListener?.(chunk.toString('latin1')));
+    const fd = this.binding?.fd;
+    const poller = this.binding?.poller;
+    if (typeof fd === 'number' && poller) this.readWhenReadable(fd, poller);
+    else port.on('data', (chunk: Buffer) => this.dataListener?.(chunk.toString('latin1')));
     port.on('close', (error?: Error & { disconnected?: boolean }) => {
       const reason = error?.disconnected ? 'the device was disconnected' : (error?.message ?? 'closed');
       this.lost(reason);
@@ -123,6 +136,43 @@ class SerialTransport implements Transport {
     }
     if (!this.port.isOpen) return;
     await new Promise<void>((resolve) => this.port.close(() => resolve()));
+  }
+
+  /**
+   * Reads what has arrived each time the descriptor is readable, with read(2) on the event loop
+   * (the descriptor is non-blocking). serialport's own reader runs every read on the libuv thread
+   * pool — two hand-offs between threads for each `ok`, and a second read that only finds EAGAIN —
+   * which made the thread pool's wake-ups most of a line's round trip once the CPU was busy. Never
+   * both readers at once: serialport's starts only when something listens for `data`.
+   */
+  private readWhenReadable(fd: number, poller: NonNullable<Binding['poller']>) {
+    const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+    const onReadable: PollListener = (error) => {
+      if (this.gone) return;
+      if (error) {
+        // Cancelled: the port is closing (its own close event says why).
+        if (!error.canceled) this.lost(error.message);
+        return;
+      }
+      let bytes: number;
+      try {
+        bytes = readSync(fd, buffer, 0, buffer.length, null);
+      } catch (failure) {
+        const code = (failure as NodeJS.ErrnoException).code ?? '';
+        if (READ_AGAIN.has(code)) {
+          if (!this.closing && this.binding?.fd === fd) poller.once('readable', onReadable);
+        }
+        else this.lost(READ_GONE.has(code) ? DISCONNECTED : (failure as Error).message);
+        return;
+      }
+      // Readable with nothing to read is a hang-up: waiting again would only spin.
+      if (bytes === 0) return this.lost(DISCONNECTED);
+      this.dataListener?.(buffer.toString('latin1', 0, bytes));
+      // The listener may have closed the port, which destroys the poller there and then: polling a
+      // destroyed poller crashes the process (bindings-cpp frees its native handle).
+      if (!this.gone && !this.closing && this.binding?.fd === fd) poller.once('readable', onReadable);
+    };
+    poller.once('readable', onReadable);
   }
 
   private get binding(): Binding | undefined {
