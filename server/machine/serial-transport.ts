@@ -159,10 +159,8 @@ class SerialTransport implements Transport {
         bytes = readSync(fd, buffer, 0, buffer.length, null);
       } catch (failure) {
         const code = (failure as NodeJS.ErrnoException).code ?? '';
-        if (READ_AGAIN.has(code)) {
-          if (!this.closing && this.binding?.fd === fd) poller.once('readable', onReadable);
-        }
-        else this.lost(READ_GONE.has(code) ? DISCONNECTED : (failure as Error).message);
+        if (!READ_AGAIN.has(code)) this.lost(READ_GONE.has(code) ? DISCONNECTED : (failure as Error).message);
+        else if (!this.closing && this.binding?.fd === fd) poller.once('readable', onReadable);
         return;
       }
       // Readable with nothing to read is a hang-up: waiting again would only spin.
