@@ -2,11 +2,10 @@
 // the round-trip floor of the same link, emergency-stop latency, and host CPU per streamed line; then
 // the machine process end to end with the core under load (machine-process.ts).
 import { spawn } from 'node:child_process';
-import { writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { SerialPort } from 'serialport';
 import { frameLine, prepareProgram, SYNC_FRAME } from '../../engine/machine/program.ts';
 import { MachineController } from '../../server/machine/controller.ts';
+import { openSerialPort } from '../../server/machine/serial-transport.ts';
 import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
 import { REPO_ROOT } from '../../server/testing/process.ts';
@@ -41,15 +40,18 @@ export async function startFakeProcess(): Promise<{ path: string; stop: () => Pr
   return { path, stop };
 }
 
-/** One line in flight with no protocol host at all: write a framed line, wait for `ok`, repeat. */
+/**
+ * One line in flight with no protocol host at all: write a framed line, wait for `ok`, repeat. On
+ * the host's own serial transport, so the floor has the host's reads and writes (straight to the
+ * descriptor) and nothing of its protocol: a floor read through slower I/O than the host's would
+ * let the host beat it.
+ */
 export async function roundTripFloor(path: string, lines: number): Promise<number> {
-  const port = new SerialPort({ path, baudRate: 250000, autoOpen: false });
-  await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
-  const fd = (port.port as unknown as { fd: number }).fd;
+  const port = await openSerialPort(path, 250000);
   let pending = '';
   let waiter: (() => void) | undefined;
-  port.on('data', (chunk: Buffer) => {
-    pending += chunk.toString('latin1');
+  port.onData((text) => {
+    pending += text;
     if (pending.includes('ok\n')) {
       pending = '';
       waiter?.();
@@ -58,14 +60,13 @@ export async function roundTripFloor(path: string, lines: number): Promise<numbe
   const exchange = (line: string) =>
     new Promise<void>((resolve) => {
       waiter = resolve;
-      // The most direct write there is, so the floor is the link's, not a write queue's.
-      writeSync(fd, `${line}\n`);
+      port.write(`${line}\n`);
     });
   await exchange(SYNC_FRAME);
   const started = performance.now();
   for (let i = 1; i <= lines; i++) await exchange(frameLine(i, command(i)));
   const seconds = (performance.now() - started) / 1000;
-  await new Promise<void>((resolve) => port.close(() => resolve()));
+  await port.close();
   return lines / seconds;
 }
 
