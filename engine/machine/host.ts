@@ -123,6 +123,8 @@ export class MarlinHost {
   private failure: MachineError | undefined;
   private wait: Wait | undefined;
   private timer: TimerHandle | undefined;
+  /** When `timer` fires (clock time). */
+  private timerDue = Number.POSITIVE_INFINITY;
   private nextLine = 1;
   /** The controller restarted while no job ran; its line counter must be synced before the next line. */
   private resyncPending = false;
@@ -696,11 +698,13 @@ export class MarlinHost {
         onTimeout: () => spec.onTimeout(done),
         fail: reject,
       };
+      // The timer stays armed from one wait to the next (a job's lines follow one another within
+      // microseconds): setting and clearing a timer for every line was a measurable part of the
+      // time between an `ok` and the next line. endWait clears it when waiting stops for good.
       const done = (value: T) => {
-        if (this.wait === wait) this.endWait();
+        if (this.wait === wait) this.wait = undefined;
         resolve(value);
       };
-      this.endWait();
       this.wait = wait;
       this.armTimer();
     });
@@ -712,16 +716,23 @@ export class MarlinHost {
     this.timer = undefined;
   }
 
+  /** Makes sure the current wait's deadline is checked no later than it is due. */
   private armTimer() {
     const wait = this.wait;
     if (!wait) return;
     const due = Math.min(wait.activityAt + wait.idleMs, wait.deadline);
+    // A timer due no later than this wait's deadline checks it then, and re-arms for the rest.
+    if (this.timer !== undefined && this.timerDue <= due) return;
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timerDue = due;
     this.timer = this.clock.setTimeout(
       () => {
         this.timer = undefined;
-        if (this.wait !== wait) return;
-        // Lines that arrived meanwhile moved the idle deadline; check again then.
-        if (this.clock.now() >= Math.min(wait.activityAt + wait.idleMs, wait.deadline)) wait.onTimeout();
+        const current = this.wait;
+        if (!current) return;
+        // Lines that arrived meanwhile, or a newer wait, moved the deadline; check again then.
+        if (this.clock.now() >= Math.min(current.activityAt + current.idleMs, current.deadline))
+          current.onTimeout();
         else this.armTimer();
       },
       Math.max(0, due - this.clock.now()),

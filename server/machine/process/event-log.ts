@@ -1,7 +1,9 @@
 // The machine process's last 1,000 events, kept in `<data dir>/machine-events.jsonl` (one JSON
 // object a line, oldest first, each with its wall-clock time). Written whole at most once a second
 // and at exit, not per event: a job logs hundreds of lines a second and the event loop is the
-// e-stop's. After a crash the file holds what happened up to a second before it.
+// e-stop's. After a crash the file holds what happened up to a second before it. An event is only
+// kept as it comes (it is serialised when the file is written): a job's progress event comes
+// between one line's `ok` and the next line's write, so whatever is done there slows the job.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
@@ -14,7 +16,8 @@ const FLUSH_MS = 1000;
 
 export class EventLog {
   readonly path: string;
-  private readonly entries: string[] = [];
+  /** Oldest first; up to twice the size before the oldest are dropped (in one splice, not per event). */
+  private entries: { time: number; event: MachineEvent }[] = [];
   private dirty = false;
   private writing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
@@ -27,13 +30,16 @@ export class EventLog {
   }
 
   push(event: MachineEvent) {
-    this.entries.push(JSON.stringify({ time: new Date().toISOString(), ...event }));
-    if (this.entries.length > EVENT_LOG_SIZE) this.entries.splice(0, this.entries.length - EVENT_LOG_SIZE);
+    this.entries.push({ time: Date.now(), event });
+    if (this.entries.length >= 2 * EVENT_LOG_SIZE) this.entries = this.entries.slice(-EVENT_LOG_SIZE);
     this.dirty = true;
   }
 
   private text() {
-    return this.entries.length === 0 ? '' : `${this.entries.join('\n')}\n`;
+    const last = this.entries.slice(-EVENT_LOG_SIZE);
+    return last
+      .map(({ time, event }) => `${JSON.stringify({ time: new Date(time).toISOString(), ...event })}\n`)
+      .join('');
   }
 
   /** Writes the file if anything changed (never two writes at once). */
