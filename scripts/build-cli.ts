@@ -6,7 +6,7 @@
 // else the sources. Measured
 // on the 2-core dev machine: a bundle starts in about a third of the CPU time of the modules it
 // replaces (no per-file type stripping, no module resolution).
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -88,6 +88,4 @@ for (const [name, entry] of Object.entries(CLI_BUNDLES)) {
     writeFileSync(`${file.path}.${process.pid}.tmp`, contents);
     renameSync(`${file.path}.${process.pid}.tmp`, file.path);
   }
-  // The list of earlier builds, now inside the bundle.
-  rmSync(join(OUT_DIR, `${name}.inputs.json`), { force: true });
 }

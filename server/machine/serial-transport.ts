@@ -5,7 +5,7 @@
 import { readSync, writeSync } from 'node:fs';
 import { SerialPort } from 'serialport';
 import type { Transport, TransportOpener } from '../../engine/machine/transport.ts';
-import { WriteQueue } from './write-queue.ts';
+import { AGAIN, WriteQueue } from './write-queue.ts';
 
 const CLOSE_FLUSH_MS = 500;
 
@@ -52,8 +52,6 @@ interface Binding {
   };
 }
 
-/** A read that found nothing yet: wait for the descriptor again. */
-const READ_AGAIN = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
 /** What a read of a tty whose device went away says (a pty whose peer closed: EIO). */
 const READ_GONE = new Set(['EIO', 'ENXIO', 'EBADF', 'ENODEV']);
 const DISCONNECTED = 'the device was disconnected';
@@ -159,7 +157,7 @@ class SerialTransport implements Transport {
         bytes = readSync(fd, buffer, 0, buffer.length, null);
       } catch (failure) {
         const code = (failure as NodeJS.ErrnoException).code ?? '';
-        if (!READ_AGAIN.has(code)) this.lost(READ_GONE.has(code) ? DISCONNECTED : (failure as Error).message);
+        if (!AGAIN.has(code)) this.lost(READ_GONE.has(code) ? DISCONNECTED : (failure as Error).message);
         else if (!this.closing && this.binding?.fd === fd) poller.once('readable', onReadable);
         return;
       }

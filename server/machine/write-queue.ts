@@ -3,7 +3,8 @@
 // usual case: a line is far smaller than the output buffer); what the OS does not take waits in
 // order, and later lines wait behind it. The emergency stop never waits behind anything.
 
-const AGAIN = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
+/** What a non-blocking read or write says when the OS has nothing for it yet: try again later. */
+export const AGAIN = new Set(['EAGAIN', 'EWOULDBLOCK', 'EINTR']);
 
 export interface WriteQueueIo {
   /** Writes what the OS takes now and returns how many bytes that was; throws on I/O errors. */

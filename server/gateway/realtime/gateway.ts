@@ -1,7 +1,6 @@
 // The realtime socket of gateway spec §3: the upgrade checks, the message loop, the token and
 // `machine` subscribe flows, renewal and expiry, and revocation from the in-process change bus (§6).
 import type { IncomingMessage } from 'node:http';
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { AuditLog } from '../../auth/audit-log.ts';
@@ -12,6 +11,7 @@ import type { Change, ChangeBus } from '../../dashboards/bus.ts';
 import type { DashboardService } from '../../dashboards/service.ts';
 import type { Store } from '../../db/store.ts';
 import type { ClientAddresses } from '../../http/client-address.ts';
+import { refuseUpgrade } from '../../http/upgrade-refusal.ts';
 import type { Logger } from '../../log.ts';
 import { topicAllowed } from '../../profiles/topics.ts';
 import type { Resolver } from '../egress.ts';
@@ -140,18 +140,7 @@ export class RealtimeGateway {
         { event: 'gateway.upgrade.rejected', ip, status, error },
         'gateway.upgrade.rejected',
       );
-      const body = JSON.stringify({ error, ...extra });
-      socket.end(
-        [
-          `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
-          'content-type: application/json; charset=utf-8',
-          `content-length: ${Buffer.byteLength(body)}`,
-          'connection: close',
-          ...headers,
-          '',
-          body,
-        ].join('\r\n'),
-      );
+      refuseUpgrade(socket, status, { error, ...extra }, headers);
     };
     if (path !== REALTIME_PATH || !settings.enabled || this.#stopping) {
       reject(404, 'Not found');

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { ESTOP_SOCKET_MESSAGE, ESTOP_SOCKET_ROUTE } from '../../../engine/machine/door.ts';
 import { CROSS_ORIGIN, isHostAllowed, MISDIRECTED } from '../../http/guards.ts';
+import { refuseUpgrade } from '../../http/upgrade-refusal.ts';
 import type { MachineController } from '../controller.ts';
 
 /** Close code for a message that is not the e-stop (RFC 6455 §7.4.1: policy violation). */
@@ -44,14 +45,7 @@ export function estopSocket(app: FastifyInstance, options: EstopSocketOptions): 
 
   app.server.on('upgrade', (request: IncomingMessage, stream: Duplex, head: Buffer) => {
     const refusal = refusalOf(request, options);
-    if (refusal) {
-      const body = JSON.stringify({ detail: refusal.detail });
-      stream.end(
-        `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\nContent-Type: application/json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-      return;
-    }
+    if (refusal) return refuseUpgrade(stream, refusal.status, { detail: refusal.detail });
     wss.handleUpgrade(request, stream, head, (socket) => wss.emit('connection', socket, request));
   });
 
@@ -65,15 +59,13 @@ export function estopSocket(app: FastifyInstance, options: EstopSocketOptions): 
 function refusalOf(
   request: IncomingMessage,
   options: EstopSocketOptions,
-): { status: number; reason: string; detail: string } | undefined {
+): { status: number; detail: string } | undefined {
   const path = (request.url ?? '').split('?')[0];
-  if (path !== ESTOP_SOCKET_ROUTE) return { status: 404, reason: 'Not Found', detail: 'Not found' };
-  if (!isHostAllowed(request.headers.host, options.allowedHosts)) {
-    return { status: 421, reason: 'Misdirected Request', detail: MISDIRECTED };
-  }
+  if (path !== ESTOP_SOCKET_ROUTE) return { status: 404, detail: 'Not found' };
+  if (!isHostAllowed(request.headers.host, options.allowedHosts)) return { status: 421, detail: MISDIRECTED };
   const origin = request.headers.origin?.toLowerCase();
   if (!origin || !options.allowedOrigins().some((allowed) => allowed.toLowerCase() === origin)) {
-    return { status: 403, reason: 'Forbidden', detail: CROSS_ORIGIN };
+    return { status: 403, detail: CROSS_ORIGIN };
   }
   return undefined;
 }

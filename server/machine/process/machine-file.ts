@@ -125,8 +125,10 @@ export function parseResponse(
   bytes: Buffer,
   ended: boolean,
 ): { status: number; body: string } | Error | undefined {
+  // More is to come, unless the connection ended: then it never will.
+  const incomplete = () => (ended ? new Error('the machine door sent no complete answer') : undefined);
   const headEnd = bytes.indexOf('\r\n\r\n');
-  if (headEnd === -1) return ended ? new Error('the machine door sent no complete answer') : undefined;
+  if (headEnd === -1) return incomplete();
   const [statusLine = '', ...fields] = bytes.subarray(0, headEnd).toString('latin1').split('\r\n');
   const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(statusLine);
   if (!status) return new Error('the machine door did not answer in HTTP');
@@ -142,16 +144,15 @@ export function parseResponse(
     const parts: Buffer[] = [];
     for (;;) {
       const lineEnd = rest.indexOf('\r\n');
-      if (lineEnd === -1) return ended ? new Error('the machine door sent no complete answer') : undefined;
+      if (lineEnd === -1) return incomplete();
       const size = Number.parseInt(rest.subarray(0, lineEnd).toString('latin1'), 16);
       if (!Number.isFinite(size)) return new Error('the machine door sent a malformed chunk');
       if (size === 0) {
         // The last chunk, then (trailers and) an empty line.
         if (rest.indexOf('\r\n\r\n', lineEnd) !== -1) break;
-        return ended ? new Error('the machine door sent no complete answer') : undefined;
+        return incomplete();
       }
-      if (rest.length < lineEnd + 2 + size + 2)
-        return ended ? new Error('the machine door sent no complete answer') : undefined;
+      if (rest.length < lineEnd + 2 + size + 2) return incomplete();
       parts.push(rest.subarray(lineEnd + 2, lineEnd + 2 + size));
       rest = rest.subarray(lineEnd + 2 + size + 2);
     }
@@ -162,8 +163,7 @@ export function parseResponse(
     const wanted = Number(length);
     if (!Number.isSafeInteger(wanted) || wanted < 0)
       return new Error('the machine door sent a malformed length');
-    if (rest.length < wanted)
-      return ended ? new Error('the machine door sent no complete answer') : undefined;
+    if (rest.length < wanted) return incomplete();
     return { status: Number(status[1]), body: rest.subarray(0, wanted).toString('utf8') };
   }
   return ended ? { status: Number(status[1]), body: rest.toString('utf8') } : undefined;
