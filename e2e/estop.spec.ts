@@ -11,6 +11,7 @@ import type { FakeMarlin } from '../server/machine/testing/fake-marlin.ts';
 import { attachFakeMarlin } from '../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
 import { type Running, startNode } from '../server/testing/process.ts';
+import { seriousAxeViolations } from './support/axe.ts';
 
 let core: Running;
 let lan: string;
@@ -160,4 +161,21 @@ test('Enter on the focused button stops the machine (keyboard activation)', asyn
   await button.focus();
   await page.keyboard.press('Enter');
   await expect.poll(() => fake.unframed.includes('M112')).toBe(true);
+});
+
+test.describe('as axe sees it', () => {
+  // axe-core is injected into the page as a script, which the app's CSP refuses.
+  test.use({ bypassCSP: true });
+
+  test('the button passes axe: its name is the words on it, and its white text reads at 4.5:1', async ({
+    page,
+    request,
+  }) => {
+    await page.goto(`${lan}/winding`);
+    expect((await request.post(`${lan}/api/machine/connect`, { data: { port: pair.near } })).status()).toBe(
+      200,
+    );
+    await expect(page.getByRole('button', { name: 'Emergency stop', exact: true })).toBeVisible();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  });
 });

@@ -50,7 +50,6 @@ export function EmergencyStop() {
         <button
           type="button"
           className="estop__button"
-          aria-label="Emergency stop"
           aria-keyshortcuts={ESTOP_SHORTCUT.aria}
           // Like a hardware e-stop, it acts on press, not on release: a mouse or touch press sends
           // M112 at once. Keyboard activation (Enter, Space) arrives as a click, which also sends it.
@@ -64,7 +63,8 @@ export function EmergencyStop() {
             stop();
           }}
         >
-          Emergency stop <kbd>{ESTOP_SHORTCUT.label}</kbd>
+          {/* The name is the visible words; the shortcut is announced through aria-keyshortcuts. */}
+          Emergency stop <kbd aria-hidden="true">{ESTOP_SHORTCUT.label}</kbd>
         </button>
       )}
       <span role="status" className="visually-hidden">
