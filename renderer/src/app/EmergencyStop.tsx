@@ -64,7 +64,10 @@ export function EmergencyStop() {
           }}
         >
           {/* The name is the visible words; the shortcut is announced through aria-keyshortcuts. */}
-          Emergency stop <kbd aria-hidden="true">{ESTOP_SHORTCUT.label}</kbd>
+          Emergency stop{' '}
+          <span className="estop__shortcut" aria-hidden="true">
+            {ESTOP_SHORTCUT.label}
+          </span>
         </button>
       )}
       <span role="status" className="visually-hidden">
