@@ -1,7 +1,7 @@
 // doctor (spec §7): the plain check and the two-pass integrity report with every degraded rule.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from './fake-host/server.ts';
-import { type FakeHost, startFakeHost } from './fake-host/server.ts';
+import { type FakeHost, NOT_RUNNING_URL, startFakeHost } from './fake-host/server.ts';
 import { cli, cliInProcess, errorOf, hostEnv } from './test-support.ts';
 
 let host: FakeHost | undefined;
@@ -17,7 +17,7 @@ async function start(seed: string, version = '18.10.0') {
 
 // In-process so that pass 2 follows without the 500 ms pause; the process test below covers the
 // real entry's report and exit codes.
-async function report(h: FakeHost) {
+async function report(h: Pick<FakeHost, 'url'>) {
   const run = await cliInProcess(['doctor', '--json'], hostEnv(h));
   return { ...run, report: run.stdout ? (JSON.parse(run.stdout) as Record<string, unknown>) : undefined };
 }
@@ -48,7 +48,7 @@ describe('doctor (plain)', () => {
     expect(withToken.stdout).toMatch(/^integrity OK active=4 archived=1 referenced=4$/m);
     await h.close();
     host = undefined;
-    const refused = await cli(['doctor'], hostEnv(h));
+    const refused = await cli(['doctor'], hostEnv({ url: NOT_RUNNING_URL }));
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/^health FAIL APP_UNAVAILABLE /m);
   });
@@ -78,13 +78,11 @@ describe('doctor --json', () => {
   it('as a process: prints the report and exits 3 on confirmed anomalies, 0 when clean, 1 when unreachable', async () => {
     const anomalies = await startFakeHost({ version: '18.10.0', seed: 'anomalies' });
     const clean = await startFakeHost({ version: '18.10.0', seed: 'clean' });
-    const closed = await startFakeHost({ version: '18.10.0', seed: 'clean' });
-    await closed.close();
     try {
       const [warn, ok, down] = await Promise.all([
         cli(['doctor', '--json'], hostEnv(anomalies)),
         cli(['doctor', '--json'], hostEnv(clean)),
-        cli(['doctor', '--json'], hostEnv(closed)),
+        cli(['doctor', '--json'], hostEnv({ url: NOT_RUNNING_URL })),
       ]);
       expect(warn.code, warn.stderr).toBe(3);
       const report = JSON.parse(warn.stdout) as Record<string, unknown>;
@@ -250,10 +248,7 @@ describe('doctor --json', () => {
       await h.close();
       host = undefined;
     }
-    const h = await start('clean');
-    await h.close();
-    host = undefined;
-    const refused = await report(h);
+    const refused = await report({ url: NOT_RUNNING_URL });
     expect(refused).toMatchObject({ code: 1, stdout: '' });
     expect(errorOf(refused).code).toBe('APP_UNAVAILABLE');
   });

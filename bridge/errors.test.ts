@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BridgeEnv } from './config.ts';
 import { parseHostSettings } from './config.ts';
-import { FAULTS, type FakeHost, type Fault, startFakeHost } from './fake-host/server.ts';
+import { FAULTS, type FakeHost, type Fault, NOT_RUNNING_URL, startFakeHost } from './fake-host/server.ts';
 import { HostClient } from './host.ts';
 import { callTool } from './mcp.ts';
 import { cli, errorOf, hostEnv, isolatedEnv, toolOutcome } from './test-support.ts';
@@ -25,12 +25,10 @@ for (const version of ['18.10.0', '18.17.0']) {
     const env = (extra: BridgeEnv = {}) => hostEnv(host, TOKEN, extra);
 
     it('refused and reset connections are APP_UNAVAILABLE (CLI exit 1)', async () => {
-      const closed = await startFakeHost({ version });
-      await closed.close();
-      const refusedEnv = hostEnv(closed, TOKEN);
+      const refusedEnv = isolatedEnv({ TASK_HOST_URL: NOT_RUNNING_URL, TASK_HOST_TOKEN: TOKEN });
       expect((await mcpError('get_task', { id: 't1' }, refusedEnv)).error).toEqual({
         code: 'APP_UNAVAILABLE',
-        message: `Cannot connect to the task host at ${closed.url}. Is Super Productivity running with its local REST API enabled?`,
+        message: `Cannot connect to the task host at ${NOT_RUNNING_URL}. Is Super Productivity running with its local REST API enabled?`,
       });
       const refused = await cli(['tasks', 'get', 't1'], refusedEnv);
       expect(refused).toMatchObject({ code: 1, stdout: '' });

@@ -109,7 +109,7 @@ export function toolOutcome(result: CallToolResult): {
 }
 
 /** Environment pointing the bridge at a fake host, with the token it wants (18.17+). */
-export function hostEnv(host: FakeHost, token?: string, extra: BridgeEnv = {}): BridgeEnv {
+export function hostEnv(host: Pick<FakeHost, 'url'>, token?: string, extra: BridgeEnv = {}): BridgeEnv {
   return isolatedEnv({ TASK_HOST_URL: host.url, ...(token ? { TASK_HOST_TOKEN: token } : {}), ...extra });
 }
 

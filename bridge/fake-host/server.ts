@@ -38,6 +38,13 @@ export interface FaultRule {
 }
 
 /** The presets the spec names (§1.9 item 6). */
+/**
+ * A task host that is not running: nothing listens on port 1. A fake host's own port, once closed,
+ * is no such address — the next server bound to port 0 (this test's workstation, or another test
+ * file's) can be given it, and then answers in the host's place.
+ */
+export const NOT_RUNNING_URL = 'http://127.0.0.1:1';
+
 export const FAULTS = {
   nonJson: { type: 'raw', status: 200, body: '<html>oops</html>', contentType: 'text/html' },
   empty: { type: 'raw', status: 200, body: '' },

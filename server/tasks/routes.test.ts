@@ -1,7 +1,7 @@
 // /api/tasks/* over real HTTP on a real workstation, against the bridge's fake task host.
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type FakeHost, startFakeHost } from '../../bridge/fake-host/server.ts';
+import { type FakeHost, NOT_RUNNING_URL, startFakeHost } from '../../bridge/fake-host/server.ts';
 import { makeTask, TODAY } from '../../bridge/fake-host/store.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { buildLanDoor } from '../lan/door.ts';
@@ -208,9 +208,7 @@ describe('/api/tasks', () => {
 
 describe('/api/tasks when the task app fails', () => {
   it('says plainly that the task app is not running (503)', async () => {
-    const host = await fakeHost();
-    await host.close();
-    const ws = await workstation(host.url);
+    const ws = await workstation(NOT_RUNNING_URL);
     for (const [method, path] of [
       ['GET', '/api/tasks/today'],
       ['GET', '/api/tasks/current'],

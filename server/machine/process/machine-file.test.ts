@@ -67,10 +67,8 @@ describe('postEmergencyStop', () => {
     const silent = await door(() => {});
     await expect(postEmergencyStop(silent.url, 200)).rejects.toThrow('no answer within 200 ms');
 
-    const gone = await door(() => {});
-    const port = new URL(gone.url).port;
-    await new Promise((resolve) => servers.pop()?.close(resolve));
-    await expect(postEmergencyStop(`http://127.0.0.1:${port}`)).rejects.toMatchObject({
+    // Nothing listens on port 1; a closed door's own port could be handed to the next server bound.
+    await expect(postEmergencyStop('http://127.0.0.1:1')).rejects.toMatchObject({
       code: 'ECONNREFUSED',
     });
   });
