@@ -130,6 +130,8 @@ export class MarlinHost {
   private resyncPending = false;
   /** Serialises framed lines: a manual command while paused waits for the job's in-flight line. */
   private lineLock: Promise<unknown> = Promise.resolve();
+  /** Exchanges started through `exclusive` and not settled yet. */
+  private lineHolders = 0;
   private job: Job | undefined;
   private lastProgress: JobProgress | null = null;
 
@@ -395,11 +397,20 @@ export class MarlinHost {
 
   private async runJob(job: Job): Promise<JobOutcome> {
     const { commands } = job.program;
+    // A line's progress is reported once the next line is on its way, not before: the controller
+    // then works on that line while the listeners run, instead of waiting for them.
+    let unreported = false;
+    const report = () => {
+      if (!unreported) return;
+      unreported = false;
+      this.emit({ type: 'progress', ...this.progressOf(job) });
+    };
     try {
       await this.exclusive(() => this.resyncIfNeeded());
       for (let i = 0; i < commands.length; i++) {
         if (this.failure) throw this.failure;
         if (job.paused && !job.cancelRequested) {
+          report();
           // The clock stops at the boundary, once the in-flight line is acknowledged.
           job.pausedAt = this.clock.now();
           try {
@@ -414,12 +425,16 @@ export class MarlinHost {
         if (job.cancelRequested) break;
         const entry = commands[i] as ProgramCommand;
         job.sent = i + 1;
-        await this.exclusive(() => this.sendFramed(entry.command));
+        const acknowledged = this.exclusive(() => this.sendFramed(entry.command));
+        report();
+        await acknowledged;
         job.acknowledged = i + 1;
         job.last = entry;
-        this.emit({ type: 'progress', ...this.progressOf(job) });
+        unreported = true;
       }
+      report();
     } catch (error) {
+      report();
       const failure = this.failure ?? asMachineError(error);
       this.lastProgress = this.progressOf(job);
       this.job = undefined;
@@ -489,9 +504,24 @@ export class MarlinHost {
 
   // ── lines ────────────────────────────────────────────────────────────────────────────────────
 
+  /**
+   * Runs `work` once every line exchange started before it has settled. With none outstanding it
+   * starts at once, not a microtask later: a job's next line then leaves in the same turn of the
+   * event loop as the `ok` that freed it.
+   */
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.lineLock.then(work);
-    this.lineLock = run.catch(() => {});
+    const run = this.lineHolders === 0 ? work() : this.lineLock.then(work);
+    this.lineHolders++;
+    // Settles before the caller's own continuation runs (registered first), so a caller that
+    // awaits `run` and starts the next exchange finds the lock free.
+    this.lineLock = run.then(
+      () => {
+        this.lineHolders--;
+      },
+      () => {
+        this.lineHolders--;
+      },
+    );
     return run;
   }
 
