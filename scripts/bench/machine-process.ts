@@ -17,7 +17,7 @@ import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import type { WindDefinition } from '../../engine/wind/types.ts';
 import { REPO_ROOT, startNode } from '../../server/testing/process.ts';
 import { benchDefinition } from './plan.ts';
-import type { Report } from './report.ts';
+import { median, pairedRatios, type Report } from './report.ts';
 
 const TRIES = Number(process.env.BENCH_ESTOP_TRIES ?? 100);
 /** While working on one entry point: e.g. BENCH_ESTOP_METHODS=cli,button (default: all three). */
@@ -29,8 +29,8 @@ const JOB = Array.from({ length: 5000 }, (_, i) => `G0 X${(i * 0.1).toFixed(3)} 
 );
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WIND_BYTES = 60 * 1024 * 1024;
-/** Measured rounds of the streaming figures (after one warm-up round): the PTY's own rate varies ±20 % from one second to the next. */
-const STREAM_ROUNDS = 5;
+/** Measured rounds of the streaming figures (after one warm-up round); see pairedRatios. */
+const STREAM_ROUNDS = 9;
 
 type Method = 'door' | 'button' | 'cli';
 type LoadName = 'idle' | 'graphql' | 'wind' | 'plan';
@@ -240,40 +240,45 @@ async function streamUnderLoad(
   const fake = await startFakeProcess();
   try {
     const gcode = Array.from({ length: LINES }, (_, i) => command(i + 1)).join('\n');
-    const run = async () => {
-      const started = performance.now();
-      const response = await post(`${machine}${MACHINE_ROUTES.stream}`, { gcode, port: fake.path });
-      const result = (await response.json()) as { status: string; acknowledged: number };
-      if (result.status !== 'completed') throw new Error(`the job ended ${result.status}`);
-      return LINES / ((performance.now() - started) / 1000);
-    };
-    let floor = 0;
-    let idle = 0;
-    let loaded = 0;
-    for (let round = 0; round <= STREAM_ROUNDS; round++) {
-      // The floor needs the port to itself; then the machine process connects first, so the figure
-      // is the job's, not the handshake's (the stream route uses the open connection). The first
-      // round warms every path up and counts for none of the three: best of the same rounds each.
-      const roundFloor = await roundTripFloor(fake.path, LINES);
-      if (round > 0) floor = Math.max(floor, roundFloor);
+    /**
+     * One job through the machine process, in lines/s from the request to its answer. It connects
+     * first, so the figure is the job's, not the handshake's (the stream route uses the open
+     * connection); the floor needs the port to itself, so it disconnects after.
+     */
+    const job = async () => {
       const connected = await post(`${machine}${MACHINE_ROUTES.connect}`, { port: fake.path });
       if (!connected.ok) throw new Error(`connect failed: ${await connected.text()}`);
       try {
-        const rate = await run();
-        if (round > 0) idle = Math.max(idle, rate);
-        const stops = await Promise.all([loads.graphql(), loads.plan()]);
-        try {
-          const underLoad = await run();
-          if (round > 0) loaded = Math.max(loaded, underLoad);
-        } finally {
-          await Promise.all(stops.map((stop) => stop()));
-        }
+        const started = performance.now();
+        const response = await post(`${machine}${MACHINE_ROUTES.stream}`, { gcode, port: fake.path });
+        const result = (await response.json()) as { status: string; acknowledged: number };
+        if (result.status !== 'completed') throw new Error(`the job ended ${result.status}`);
+        return LINES / ((performance.now() - started) / 1000);
       } finally {
         await post(`${machine}${MACHINE_ROUTES.disconnect}`, {});
       }
+    };
+    const parts = {
+      floor: () => roundTripFloor(fake.path, LINES),
+      idle: job,
+      loaded: async () => {
+        const stops = await Promise.all([loads.graphql(), loads.plan()]);
+        try {
+          return await job();
+        } finally {
+          await Promise.all(stops.map((stop) => stop()));
+        }
+      },
+    };
+    const { idle, loaded } = await pairedRatios(STREAM_ROUNDS, parts, 'floor');
+    for (const [name, values] of [
+      ['idle', idle],
+      ['loaded', loaded],
+    ] as const) {
+      report(`machine.process.stream.${name}_to_floor`, 'ratio', median(values), 0.9);
+      report(`machine.process.stream.${name}_to_floor.lowest`, 'ratio', Math.min(...values), null);
+      report(`machine.process.stream.${name}_to_floor.highest`, 'ratio', Math.max(...values), null);
     }
-    report('machine.process.stream.idle_to_floor', 'ratio', idle / floor, 0.9);
-    report('machine.process.stream.loaded_to_floor', 'ratio', loaded / floor, 0.9);
   } finally {
     await fake.stop();
   }

@@ -26,3 +26,33 @@ export function reportTimes(report: Report, name: string, times: number[], targe
   report(`${name}.best`, 'ms', best, target);
   report(`${name}.median`, 'ms', median, target);
 }
+
+/**
+ * Rates measured in paired rounds, each against `baseline` measured in the same round: for every
+ * other part, its rate ÷ the baseline's, one ratio a round. On this kind of machine a pty round
+ * trip's own rate swings by up to 2× from one second to the next (where the scheduler puts the
+ * processes that take part), so a part and its baseline are only comparable within a round. The
+ * order of the parts rotates from round to round (the machine warms up and drifts within a round
+ * too), and one warm-up round counts for nothing. Report the median: one lucky or unlucky round
+ * moves it little.
+ */
+export async function pairedRatios<Part extends string, Baseline extends Part>(
+  rounds: number,
+  parts: Record<Part, () => Promise<number>>,
+  baseline: Baseline,
+): Promise<Record<Exclude<Part, Baseline>, number[]>> {
+  const names = Object.keys(parts) as Part[];
+  const ratios = {} as Record<Part, number[]>;
+  for (const name of names) ratios[name] = [];
+  for (let round = 0; round <= rounds; round++) {
+    const rates = {} as Record<Part, number>;
+    for (let i = 0; i < names.length; i++) {
+      const name = names[(round + i) % names.length] as Part;
+      rates[name] = await parts[name]();
+    }
+    if (round === 0) continue;
+    for (const name of names) if (name !== baseline) ratios[name].push(rates[name] / rates[baseline]);
+  }
+  delete (ratios as Partial<Record<Part, number[]>>)[baseline];
+  return ratios;
+}
