@@ -77,6 +77,8 @@ describe('npm run dist -- --dir (offline, stand-in Electron)', () => {
     for (const path of [
       '/package.json',
       '/dist/electron/main.js',
+      '/dist/electron/machine.js',
+      '/dist/electron/planner-thread.js',
       '/dist/electron/preload.cjs',
       '/dist/renderer/index.html',
       '/resources/examples/simple-cylinder.wind',

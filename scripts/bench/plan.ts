@@ -5,19 +5,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HelicalLayer, WindDefinition } from '../../engine/wind/types.ts';
+import type { WindDefinition } from '../../engine/wind/types.ts';
+import { helicalLayer } from '../../server/testing/wind.ts';
 import type { Bench } from './report.ts';
-
-const helical = (windAngle: number, lockDegrees: number): HelicalLayer => ({
-  windType: 'helical',
-  windAngle,
-  patternNumber: 2,
-  skipIndex: 1,
-  lockDegrees,
-  leadInMM: 25,
-  leadOutDegrees: 15,
-  skipInitialNearLock: false,
-});
 
 /** 26 circuits × 2 passes × ~7000 lines per helical layer: about 1.09 million lines in all. */
 export const benchDefinition: WindDefinition = {
@@ -25,7 +15,12 @@ export const benchDefinition: WindDefinition = {
   mandrelParameters: { diameter: 70, windLength: 7000, endDiameter: null },
   towParameters: { width: 7, thickness: 0.5 },
   defaultFeedRate: 9000,
-  layers: [helical(35, 180), { windType: 'hoop', terminal: false }, helical(35, 360), helical(30, 180)],
+  layers: [
+    helicalLayer(35, 180),
+    { windType: 'hoop', terminal: false },
+    helicalLayer(35, 360),
+    helicalLayer(30, 180),
+  ],
 };
 
 /** The Python reference planner's throughput on this benchmark, as measured when it was written. */

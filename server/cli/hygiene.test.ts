@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processExists } from '../process-exists.ts';
 import { REPO_ROOT, type Running, startNode } from '../testing/process.ts';
+import { longDefinition } from '../testing/wind.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 
 const CLI = 'server/cli.ts';
@@ -35,23 +36,12 @@ function serve(env: Record<string, string>): Running {
 }
 
 // Long enough to be caught in the middle on any machine: several million lines.
-const helical = (windAngle: number) => ({
-  windType: 'helical',
-  windAngle,
-  patternNumber: 2,
-  skipIndex: 1,
-  lockDegrees: 180,
-  leadInMM: 25,
-  leadOutDegrees: 15,
-  skipInitialNearLock: false,
-});
-const LONG_PLAN = JSON.stringify({
-  schemaVersion: '1.0',
-  mandrelParameters: { diameter: 70, windLength: 7000 },
-  towParameters: { width: 7, thickness: 0.5 },
-  defaultFeedRate: 9000,
-  layers: Array.from({ length: 40 }, (_, i) => helical(i % 2 === 0 ? 35 : 30)),
-});
+const LONG_PLAN = JSON.stringify(
+  longDefinition(
+    7000,
+    Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 35 : 30)),
+  ),
+);
 
 const temporaries = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith('.tmp'));
 

@@ -1,5 +1,6 @@
 import type { PathPolicy } from '../http/paths.ts';
 import type { Limiter } from './limiter.ts';
+import type { PlannerThreads } from './planner-threads.ts';
 
 /** What the winding door's routes share; built once per door start. */
 export interface WindingContext {
@@ -10,4 +11,9 @@ export interface WindingContext {
   stopping?: AbortSignal;
   /** Notes a folder plans are written to, before the first byte (see output-folders.ts). */
   noteOutputFolder?(folder: string): Promise<void>;
+  /**
+   * Where validate and plan run: on these threads, below the main thread's priority (the door in
+   * the core); without them, here, in slices (a planner thread itself, the MCP sidecar).
+   */
+  threads?: PlannerThreads;
 }

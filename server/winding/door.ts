@@ -12,6 +12,7 @@ import { prepareExamples } from './examples.ts';
 import { Limiter } from './limiter.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { OutputFolders } from './output-folders.ts';
+import { PlannerThreads } from './planner-threads.ts';
 import { docsRoutes } from './routes/docs.ts';
 import { planRoute } from './routes/plan.ts';
 import { simulateRoute } from './routes/simulate.ts';
@@ -57,11 +58,14 @@ export async function buildWindingDoor(options: WindingDoorOptions): Promise<Fas
     stopping.abort(new Error('the server is stopping'));
     done();
   });
+  const threads = new PlannerThreads(options.allowedRoots);
+  app.addHook('onClose', async () => threads.close());
   const context: WindingContext = {
     policy: await createPathPolicy(options.allowedRoots),
     planners: new Limiter(4),
     stopping: stopping.signal,
     noteOutputFolder: (folder) => options.outputFolders.note(folder),
+    threads,
   };
   const examples = await prepareExamples(options.dataDir, options.resourcesDir, options.logger);
 

@@ -28,9 +28,14 @@ function outputOutsideRoots(output: string, policy: PathPolicy): HttpError {
  */
 export async function planFromFile(
   request: PlanRequest,
-  { policy, planners, stopping, noteOutputFolder }: WindingContext,
+  { policy, planners, stopping, noteOutputFolder, threads }: WindingContext,
 ) {
   const input = await checkRequestPath(request.path, policy);
+  if (threads) {
+    return planners.run(() =>
+      threads.run<ReturnType<typeof planResponse>>({ op: 'plan', request }, { stopping, noteOutputFolder }),
+    );
+  }
   return planners.run(async () => {
     const definition = await readWindDefinition(input, request.path, {
       checkLocation: insideRoots(request.path, policy),
@@ -56,8 +61,12 @@ export async function planFromFile(
 }
 
 /** Both levels, schema and planning, so a file that validates also plans. */
-export async function validateFromFile(request: PathRequest, { policy, planners, stopping }: WindingContext) {
+export async function validateFromFile(
+  request: PathRequest,
+  { policy, planners, stopping, threads }: WindingContext,
+): Promise<{ status: 'ok'; path: string }> {
   const input = await checkRequestPath(request.path, policy);
+  if (threads) return planners.run(() => threads.run({ op: 'validate', request }, { stopping }));
   await planners.run(async () =>
     checkPlanInSlices(
       await readWindDefinition(input, request.path, { checkLocation: insideRoots(request.path, policy) }),
