@@ -3,6 +3,8 @@
 // 60 MiB `.wind` or planning ten million lines is seconds of CPU; on the main thread it competed,
 // at the same priority, with everything an operator waits on — the app window, the emergency
 // stop's page, the machine process. planner-threads.ts starts these and talks to them.
+import { spawnSync } from 'node:child_process';
+import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { toHttpError } from '../http/http-error.ts';
@@ -16,10 +18,16 @@ const port = parentPort;
 if (!port) throw new Error('planner-thread.ts runs as a worker thread (see planner-threads.ts)');
 
 // On Linux a priority set with pid 0 is this thread's alone (elsewhere it would be the whole
-// process's, the core's main thread included, so it is left alone there).
+// process's, the core's main thread included, so it is left alone there). Nice 19 gives the
+// thread the smallest share of a busy CPU, but a thread that wakes (the machine process reading an
+// `ok`, the browser handling a press) may still wait for the rest of its time slice. SCHED_IDLE
+// lets any such thread take the CPU at once; Node has no call for it, so util-linux's chrt sets it
+// on this thread's id. Without chrt (or where it is refused) nice 19 stands alone.
 if (process.platform === 'linux') {
   try {
     setPriority(19);
+    const thread = readlinkSync('/proc/thread-self').split('/').pop() as string;
+    spawnSync('chrt', ['--idle', '--pid', '0', thread], { stdio: 'ignore', timeout: 2000 });
   } catch {
     // Not allowed here (a sandbox): the work still runs off the main thread.
   }

@@ -1,6 +1,6 @@
 // The winding door's planner threads: the same answers as planning in place, on a thread below the
 // main thread's priority, stopped by the door's close, errors carried back with their status.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,18 +32,21 @@ async function setUp() {
   return { root, threads, long, policy: await createPathPolicy([root]) };
 }
 
-/** Nice values of this process's threads other than the main one (Linux: /proc/self/task). */
-function otherThreadsNice(): number[] {
+/** Nice value and scheduling policy of this process's threads but the main one (Linux). */
+function otherThreads(): { nice: number; policy: number }[] {
   return readdirSync('/proc/self/task')
     .filter((tid) => Number(tid) !== process.pid)
     .map((tid) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+      const fields = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return { nice: Number(fields[16]), policy: Number(fields[38]) };
     });
 }
+const otherThreadsNice = () => otherThreads().map((thread) => thread.nice);
+/** SCHED_IDLE, set through util-linux's chrt where it is installed (Debian: always). */
+const SCHED_IDLE = 5;
 
 describe('planner threads', () => {
-  it('plan and validate give what planning in place gives, on a thread at nice 19', async () => {
+  it('plan and validate give what planning in place gives, on a thread at nice 19 and SCHED_IDLE', async () => {
     const { root, threads, long, policy } = await setUp();
     const noted: string[] = [];
     const onThread = {
@@ -57,6 +60,12 @@ describe('planner threads', () => {
     const running = planFromFile(plan(long), onThread);
     if (process.platform === 'linux') {
       await expect.poll(otherThreadsNice, { timeout: 10_000, interval: 20 }).toContain(19);
+      if (existsSync('/usr/bin/chrt')) {
+        await expect
+          .poll(otherThreads, { timeout: 10_000, interval: 20 })
+          .toContainEqual({ nice: 19, policy: SCHED_IDLE });
+      }
+      // The main thread keeps its priority.
       expect(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]?.split(' ')[16]).toBe('0');
     }
     const threaded = await running;
