@@ -18,14 +18,16 @@ const PORT = '/dev/ttyFAKE';
 /** Lets every queued microtask and I/O callback run (the link delivers in microtasks). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function rig(timings: Partial<HostTimings> = {}) {
+/** `close` stands in for the port's own close (one that takes a while, say). */
+function rig(timings: Partial<HostTimings> = {}, close?: () => Promise<void>) {
   const link = createMemoryLink();
   const clock = new ManualClock();
   const opened: string[] = [];
+  const transport = close ? { ...link.transport, close } : link.transport;
   const host = new MarlinHost({
     open: async (port, baudRate) => {
       opened.push(`${port}@${baudRate}`);
-      return link.transport;
+      return transport;
     },
     clock,
     timings,
@@ -618,6 +620,32 @@ describe('abort', () => {
 
   it('is a no-op without a job or a port', () => {
     expect(rig().host.abort()).toBeUndefined();
+  });
+
+  it('leaves the port free to open again once close() returns, though the abort did not wait', async () => {
+    // A port whose close takes a while (a serial port drains and releases its lock).
+    let finishClose = () => {};
+    let closes = 0;
+    const r = rig({}, () => {
+      closes++;
+      return new Promise<void>((resolve) => {
+        finishClose = resolve;
+      });
+    });
+    await connect(r, { react: once(2, { kind: 'stall', everyMs: 500, text: 'busy: processing' }) });
+    const job = r.host.startJob(program(5));
+    await settle();
+    expect(r.host.abort()).toBe('Aborted while line 2 was in flight');
+    await job.done;
+    let closed = false;
+    const closing = r.host.close().then(() => {
+      closed = true;
+    });
+    await settle();
+    expect(closes).toBe(1);
+    expect(closed).toBe(false);
+    finishClose();
+    await closing;
   });
 });
 

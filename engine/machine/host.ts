@@ -130,6 +130,8 @@ export class MarlinHost {
   private resyncPending = false;
   /** Serialises framed lines: a manual command while paused waits for the job's in-flight line. */
   private lineLock: Promise<unknown> = Promise.resolve();
+  /** The close of a port that failed (not awaited there: failing must not wait). */
+  private failedClose: Promise<void> | undefined;
   /** Exchanges started through `exclusive` and not settled yet. */
   private lineHolders = 0;
   private job: Job | undefined;
@@ -182,6 +184,8 @@ export class MarlinHost {
 
     let transport: Transport;
     try {
+      // The port a failure closed may be this one, and not closed yet.
+      await this.failedClose;
       transport = await this.open(port, baudRate);
     } catch (error) {
       const failure = new MachineError(`Could not open serial port ${port}: ${reasonOf(error)}`);
@@ -228,6 +232,8 @@ export class MarlinHost {
     this.connection++;
     this.endWait();
     if (transport) await transport.close().catch(() => {});
+    // A port a failure closed may still be closing: once this returns, it can be opened again.
+    await this.failedClose;
     this.port = null;
     this.baudRate = null;
     this.controller = null;
@@ -775,7 +781,7 @@ export class MarlinHost {
     this.failure = error;
     const transport = this.transport;
     this.transport = undefined;
-    if (transport) void transport.close().catch(() => {});
+    if (transport) this.failedClose = transport.close().catch(() => {});
     const wait = this.wait;
     this.endWait();
     wait?.fail(error);
