@@ -1,10 +1,14 @@
-// Test support: the fake Marlin on a real serial port (the far end of a pty pair).
-import { SerialPort } from 'serialport';
+// Test support: the fake Marlin on a real serial port (the far end of a pty pair). It reads and
+// writes through the host's own serial transport, straight to the descriptor: a controller answers
+// from its own serial interrupt, not after a hand-off to a thread pool, and a slower far end would
+// make every round trip of a test or benchmark pay for the fixture.
+import type { Transport } from '../../../engine/machine/transport.ts';
+import { openSerialPort } from '../serial-transport.ts';
 import { FakeMarlin, type FakeMarlinOptions } from './fake-marlin.ts';
 
 export interface FakeMarlinOnPort {
   fake: FakeMarlin;
-  port: SerialPort;
+  port: Transport;
   close(): Promise<void>;
 }
 
@@ -12,21 +16,28 @@ export async function attachFakeMarlin(
   path: string,
   options: Omit<FakeMarlinOptions, 'send'> = {},
 ): Promise<FakeMarlinOnPort> {
-  const port = new SerialPort({ path, baudRate: 250000, autoOpen: false });
-  await new Promise<void>((resolve, reject) => port.open((error) => (error ? reject(error) : resolve())));
+  const port = await openSerialPort(path, 250000);
+  let open = true;
   const fake = new FakeMarlin({
     ...options,
     send: (text) => {
-      if (port.isOpen) port.write(text);
+      if (!open) return;
+      try {
+        port.write(text);
+      } catch {
+        // The host side went away (socat killed): nothing more to say.
+      }
     },
   });
-  port.on('data', (chunk: Buffer) => fake.receive(chunk.toString('latin1')));
-  // The host side going away (socat killed) closes this end too; nothing to do about it here.
-  port.on('error', () => {});
+  port.onData((text) => fake.receive(text));
+  // The host side going away closes this end too; nothing to do about it here.
+  port.onClose(() => {
+    open = false;
+  });
   const close = async () => {
     fake.stop();
-    if (!port.isOpen) return;
-    await new Promise<void>((resolve) => port.close(() => resolve()));
+    open = false;
+    await port.close();
   };
   return { fake, port, close };
 }
