@@ -17,26 +17,19 @@ export async function attachFakeMarlin(
   options: Omit<FakeMarlinOptions, 'send'> = {},
 ): Promise<FakeMarlinOnPort> {
   const port = await openSerialPort(path, 250000);
-  let open = true;
   const fake = new FakeMarlin({
     ...options,
     send: (text) => {
-      if (!open) return;
       try {
         port.write(text);
       } catch {
-        // The host side went away (socat killed): nothing more to say.
+        // The port is closed, or the host side went away (socat killed): nothing more to say.
       }
     },
   });
   port.onData((text) => fake.receive(text));
-  // The host side going away closes this end too; nothing to do about it here.
-  port.onClose(() => {
-    open = false;
-  });
   const close = async () => {
     fake.stop();
-    open = false;
     await port.close();
   };
   return { fake, port, close };
