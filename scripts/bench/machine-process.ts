@@ -8,7 +8,7 @@
 // a process of its own (core-load-child.ts), as it does from LAN clients: the benchmark process's
 // event loop only presses, spawns and reads the controller. Used by machine.ts.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,8 @@ import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import type { WindDefinition } from '../../engine/wind/types.ts';
 import { REPO_ROOT, startNode } from '../../server/testing/process.ts';
 import { benchDefinition } from './plan.ts';
-import { median, pairedRatios, type Report } from './report.ts';
+import { command, LINES, startFakeProcess, startFloorProcess } from './pty-floor.ts';
+import { overallRate, pairedRatios, type Report } from './report.ts';
 
 const TRIES = Number(process.env.BENCH_ESTOP_TRIES ?? 100);
 /** While working on one entry point: e.g. BENCH_ESTOP_METHODS=cli,button (default: all three). */
@@ -30,7 +31,7 @@ const JOB = Array.from({ length: 5000 }, (_, i) => `G0 X${(i * 0.1).toFixed(3)} 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WIND_BYTES = 60 * 1024 * 1024;
 /** Measured rounds of the streaming figures (after one warm-up round); see pairedRatios. */
-const STREAM_ROUNDS = 9;
+const STREAM_ROUNDS = 20;
 
 type Method = 'door' | 'button' | 'cli';
 type LoadName = 'idle' | 'graphql' | 'wind' | 'plan';
@@ -221,7 +222,7 @@ export async function machineProcessBench(report: Report) {
       }
     }
     await page?.close();
-    await streamUnderLoad(report, machine, loads);
+    await streamUnderLoad(report, machine, loads, core.child.pid);
   } finally {
     await browser?.close();
     core.child.kill('SIGTERM');
@@ -230,56 +231,118 @@ export async function machineProcessBench(report: Report) {
   }
 }
 
-/** lines/s of a job through the machine process while the core plans and parses, ÷ the PTY floor. */
+/** CPU-seconds a process has used (user and system, all its threads) from /proc; NaN elsewhere. */
+function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
+ * lines/s of a job through the machine process ÷ the PTY floor, in paired rounds (pairedRatios),
+ * first with the core idle, then with the core parsing GraphQL and planning through every round
+ * (started once: a load started for each round would put every job in its ramp-up). The floor
+ * runs in a process and session of its own, as the machine process does, and is measured with it:
+ * under load a round trip's rate switches for seconds at a time between about the idle rate and
+ * nearly twice it (the wake-ups a round trip needs find CPUs kept awake, or wait for busy ones), so
+ * each figure is the run's overall rate (overallRate) ÷ the floor's over the same rounds, and the
+ * loaded job against the idle floor is reported beside it without a target.
+ */
 async function streamUnderLoad(
   report: Report,
   machine: string,
   loads: Record<LoadName, () => Promise<() => Promise<void>>>,
+  corePid: number | undefined,
 ) {
-  const { roundTripFloor, startFakeProcess, LINES, command } = await import('./machine.ts');
   const fake = await startFakeProcess();
+  const floor = await startFloorProcess(fake.path);
   try {
     const gcode = Array.from({ length: LINES }, (_, i) => command(i + 1)).join('\n');
     /**
-     * One job through the machine process, in lines/s from the request to its answer. It connects
-     * first, so the figure is the job's, not the handshake's (the stream route uses the open
-     * connection); the floor needs the port to itself, so it disconnects after.
+     * One job through the machine process, in lines/s on its own clock (the answer's `elapsed_s`,
+     * from the job's start to its last acknowledgement), as the floor is timed by its own process;
+     * `answered` gets the rate from the request to the answer, which adds the body's upload and the
+     * benchmark process's own wake-ups (in the core's session, under its load). It connects first,
+     * so neither figure has the handshake (the stream route uses the open connection); the floor
+     * needs the port to itself, so it disconnects after.
      */
-    const job = async () => {
+    const job = async (answered: number[]) => {
       const connected = await post(`${machine}${MACHINE_ROUTES.connect}`, { port: fake.path });
       if (!connected.ok) throw new Error(`connect failed: ${await connected.text()}`);
       try {
         const started = performance.now();
         const response = await post(`${machine}${MACHINE_ROUTES.stream}`, { gcode, port: fake.path });
-        const result = (await response.json()) as { status: string; acknowledged: number };
+        const result = (await response.json()) as { status: string; elapsed_s: number };
         if (result.status !== 'completed') throw new Error(`the job ended ${result.status}`);
-        return LINES / ((performance.now() - started) / 1000);
+        answered.push(LINES / ((performance.now() - started) / 1000));
+        return LINES / result.elapsed_s;
       } finally {
         await post(`${machine}${MACHINE_ROUTES.disconnect}`, {});
       }
     };
-    const parts = {
-      floor: () => roundTripFloor(fake.path, LINES),
-      idle: job,
-      loaded: async () => {
-        const stops = await Promise.all([loads.graphql(), loads.plan()]);
-        try {
-          return await job();
-        } finally {
-          await Promise.all(stops.map((stop) => stop()));
-        }
-      },
+    const phase = async () => {
+      const rates = { floor: [] as number[], job: [] as number[], answered: [] as number[] };
+      const kept = (list: number[], part: () => Promise<number>) => async () => {
+        const rate = await part();
+        list.push(rate);
+        return rate;
+      };
+      const { job: ratios } = await pairedRatios(
+        STREAM_ROUNDS,
+        {
+          floor: kept(rates.floor, () => floor.measure(LINES)),
+          job: kept(rates.job, () => job(rates.answered)),
+        },
+        'floor',
+      );
+      // Without the warm-up round's rates, as pairedRatios leaves out its ratios.
+      const overall = (rates: number[]) => overallRate(rates.slice(1));
+      return {
+        ratios,
+        floor: overall(rates.floor),
+        job: overall(rates.job),
+        answered: overall(rates.answered),
+      };
     };
-    const { idle, loaded } = await pairedRatios(STREAM_ROUNDS, parts, 'floor');
-    for (const [name, values] of [
+    const idle = await phase();
+    const stops = await Promise.all([loads.graphql(), loads.plan()]);
+    let loaded: Awaited<ReturnType<typeof phase>>;
+    const coreCpu = cpuSeconds(corePid);
+    const started = performance.now();
+    try {
+      loaded = await phase();
+      // Evidence that the core was busy all along: its CPU-seconds per second of the loaded rounds.
+      report(
+        'machine.process.stream.core_cpu_loaded',
+        'cpu/s',
+        (cpuSeconds(corePid) - coreCpu) / ((performance.now() - started) / 1000),
+        null,
+      );
+    } finally {
+      await Promise.all(stops.map((stop) => stop()));
+    }
+    for (const [name, { ratios, floor, job }] of [
       ['idle', idle],
       ['loaded', loaded],
     ] as const) {
-      report(`machine.process.stream.${name}_to_floor`, 'ratio', median(values), 0.9);
-      report(`machine.process.stream.${name}_to_floor.lowest`, 'ratio', Math.min(...values), null);
-      report(`machine.process.stream.${name}_to_floor.highest`, 'ratio', Math.max(...values), null);
+      report(`machine.process.stream.${name}_to_floor`, 'ratio', job / floor, 0.9);
+      report(`machine.process.stream.${name}_to_floor.lowest`, 'ratio', Math.min(...ratios), null);
+      report(`machine.process.stream.${name}_to_floor.highest`, 'ratio', Math.max(...ratios), null);
     }
+    report('machine.process.stream.floor_idle', 'lines/s', idle.floor, null);
+    report('machine.process.stream.floor_loaded', 'lines/s', loaded.floor, null);
+    report('machine.process.stream.loaded_to_idle_floor', 'ratio', loaded.job / idle.floor, null);
+    for (const [name, { floor, answered }] of [
+      ['idle', idle],
+      ['loaded', loaded],
+    ] as const)
+      report(`machine.process.stream.${name}_request_to_answer_to_floor`, 'ratio', answered / floor, null);
   } finally {
+    await floor.stop();
     await fake.stop();
   }
 }

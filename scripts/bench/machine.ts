@@ -1,75 +1,18 @@
 // Machine streaming over a socat pseudo-terminal pair (spec/winding.md §6.6): host lines/s against
 // the round-trip floor of the same link, emergency-stop latency, and host CPU per streamed line; then
 // the machine process end to end with the core under load (machine-process.ts).
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { frameLine, prepareProgram, SYNC_FRAME } from '../../engine/machine/program.ts';
+import { prepareProgram } from '../../engine/machine/program.ts';
 import { MachineController } from '../../server/machine/controller.ts';
-import { openSerialPort } from '../../server/machine/serial-transport.ts';
 import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
-import { REPO_ROOT } from '../../server/testing/process.ts';
 import { machineProcessBench } from './machine-process.ts';
+import { command, LINES, roundTripFloor, startFakeProcess } from './pty-floor.ts';
 import { type Bench, median, pairedRatios } from './report.ts';
 
-export const LINES = 3000;
 /** Measured rounds of the streaming figures (after one warm-up round); see pairedRatios. */
 const ROUNDS = 9;
 const ESTOP_TRIES = 50;
 const TIMINGS = { bootIdleMs: 20 };
-
-export const command = (i: number) => `G0 X${(i * 0.1).toFixed(3)} A${(i * 7) % 360} B0`;
-
-/** The fake Marlin in its own process, as a controller is: the host process does only host work. */
-export async function startFakeProcess(): Promise<{ path: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'server/machine/testing/fake-marlin-cli.ts')], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const path = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      out += chunk;
-      if (out.includes('\n')) resolve(out.trim());
-    });
-    child.once('exit', () => reject(new Error('the fake Marlin exited before printing its port')));
-  });
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGINT');
-    await exited;
-  };
-  return { path, stop };
-}
-
-/**
- * One line in flight with no protocol host at all: write a framed line, wait for `ok`, repeat. On
- * the host's own serial transport, so the floor has the host's reads and writes (straight to the
- * descriptor) and nothing of its protocol: a floor read through slower I/O than the host's would
- * let the host beat it.
- */
-export async function roundTripFloor(path: string, lines: number): Promise<number> {
-  const port = await openSerialPort(path, 250000);
-  let pending = '';
-  let waiter: (() => void) | undefined;
-  port.onData((text) => {
-    pending += text;
-    if (pending.includes('ok\n')) {
-      pending = '';
-      waiter?.();
-    }
-  });
-  const exchange = (line: string) =>
-    new Promise<void>((resolve) => {
-      waiter = resolve;
-      port.write(`${line}\n`);
-    });
-  await exchange(SYNC_FRAME);
-  const started = performance.now();
-  for (let i = 1; i <= lines; i++) await exchange(frameLine(i, command(i)));
-  const seconds = (performance.now() - started) / 1000;
-  await port.close();
-  return lines / seconds;
-}
 
 async function hostRate(
   path: string,

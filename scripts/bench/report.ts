@@ -5,6 +5,15 @@ export type Report = (name: string, unit: string, value: number, reference: numb
 /** A benchmark module exports `bench`; scripts/bench.ts runs each in turn. */
 export type Bench = (report: Report) => Promise<void>;
 
+/**
+ * The rate over a whole run of rounds of equal length (total work ÷ total time): the harmonic mean
+ * of the rounds' rates. Unlike a median it weighs every round, so a rate that switches between two
+ * levels for seconds at a time gives the same figure from one run to the next.
+ */
+export function overallRate(rates: number[]): number {
+  return rates.length / rates.reduce((sum, rate) => sum + 1 / rate, 0);
+}
+
 /** The middle value (the mean of the two middle ones for an even count). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
