@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +24,21 @@ const TABLES = [
 ];
 
 describe('openDatabase', () => {
+  it.skipIf(process.platform === 'win32')(
+    'creates the database and its WAL readable by the owner only',
+    async () => {
+      const dir = await makeTempDir();
+      const database = openDatabase(dir);
+      try {
+        database.sqlite.prepare('CREATE TABLE probe (x)').run();
+        for (const file of ['towpath.db', 'towpath.db-wal', 'towpath.db-shm'])
+          expect(((await stat(join(dir, file))).mode & 0o777).toString(8), file).toBe('600');
+      } finally {
+        database.close();
+      }
+    },
+  );
+
   it('creates every table of the spec with WAL and foreign keys on', async () => {
     const dir = await makeTempDir();
     const database = openDatabase(dir);

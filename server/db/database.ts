@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { type BetterSQLite3Database, drizzle } from 'drizzle-orm/better-sqlite3';
@@ -33,6 +33,10 @@ export function openDatabase(dataDir: string): Database {
   const path = join(dataDir, DATABASE_FILE);
   let sqlite: BetterSqlite3.Database;
   try {
+    // Users, tokens and credential profiles live here: a new file is the owner's alone (0600), and
+    // SQLite gives its -wal and -shm files the database file's mode. Opening for append creates the
+    // file if it is missing and changes nothing in one that exists.
+    closeSync(openSync(path, 'a', 0o600));
     sqlite = new BetterSqlite3(path);
   } catch (error) {
     throw new StartupError(`cannot open the database ${path}: ${(error as Error).message}`);
