@@ -285,27 +285,18 @@ async function streamUnderLoad(
       }
     };
     const phase = async () => {
-      const rates = { floor: [] as number[], job: [] as number[], answered: [] as number[] };
-      const kept = (list: number[], part: () => Promise<number>) => async () => {
-        const rate = await part();
-        list.push(rate);
-        return rate;
-      };
-      const { job: ratios } = await pairedRatios(
+      const answered: number[] = [];
+      const { ratios, rates } = await pairedRatios(
         STREAM_ROUNDS,
-        {
-          floor: kept(rates.floor, () => floor.measure(LINES)),
-          job: kept(rates.job, () => job(rates.answered)),
-        },
+        { floor: () => floor.measure(LINES), job: () => job(answered) },
         'floor',
       );
-      // Without the warm-up round's rates, as pairedRatios leaves out its ratios.
-      const overall = (rates: number[]) => overallRate(rates.slice(1));
       return {
-        ratios,
-        floor: overall(rates.floor),
-        job: overall(rates.job),
-        answered: overall(rates.answered),
+        ratios: ratios.job,
+        floor: overallRate(rates.floor),
+        job: overallRate(rates.job),
+        // Without the warm-up round's, as pairedRatios leaves it out of `rates`.
+        answered: overallRate(answered.slice(1)),
       };
     };
     const idle = await phase();
@@ -325,22 +316,17 @@ async function streamUnderLoad(
     } finally {
       await Promise.all(stops.map((stop) => stop()));
     }
-    for (const [name, { ratios, floor, job }] of [
+    for (const [name, { ratios, floor, job, answered }] of [
       ['idle', idle],
       ['loaded', loaded],
     ] as const) {
       report(`machine.process.stream.${name}_to_floor`, 'ratio', job / floor, 0.9);
       report(`machine.process.stream.${name}_to_floor.lowest`, 'ratio', Math.min(...ratios), null);
       report(`machine.process.stream.${name}_to_floor.highest`, 'ratio', Math.max(...ratios), null);
-    }
-    report('machine.process.stream.floor_idle', 'lines/s', idle.floor, null);
-    report('machine.process.stream.floor_loaded', 'lines/s', loaded.floor, null);
-    report('machine.process.stream.loaded_to_idle_floor', 'ratio', loaded.job / idle.floor, null);
-    for (const [name, { floor, answered }] of [
-      ['idle', idle],
-      ['loaded', loaded],
-    ] as const)
+      report(`machine.process.stream.floor_${name}`, 'lines/s', floor, null);
       report(`machine.process.stream.${name}_request_to_answer_to_floor`, 'ratio', answered / floor, null);
+    }
+    report('machine.process.stream.loaded_to_idle_floor', 'ratio', loaded.job / idle.floor, null);
   } finally {
     await floor.stop();
     await fake.stop();

@@ -43,25 +43,32 @@ export function reportTimes(report: Report, name: string, times: number[], targe
  * processes that take part), so a part and its baseline are only comparable within a round. The
  * order of the parts rotates from round to round (the machine warms up and drifts within a round
  * too), and one warm-up round counts for nothing. Report the median: one lucky or unlucky round
- * moves it little.
+ * moves it little. `rates` are every part's own rates, of the same rounds.
  */
 export async function pairedRatios<Part extends string, Baseline extends Part>(
   rounds: number,
   parts: Record<Part, () => Promise<number>>,
   baseline: Baseline,
-): Promise<Record<Exclude<Part, Baseline>, number[]>> {
+): Promise<{ ratios: Record<Exclude<Part, Baseline>, number[]>; rates: Record<Part, number[]> }> {
   const names = Object.keys(parts) as Part[];
   const ratios = {} as Record<Part, number[]>;
-  for (const name of names) ratios[name] = [];
+  const rates = {} as Record<Part, number[]>;
+  for (const name of names) {
+    ratios[name] = [];
+    rates[name] = [];
+  }
   for (let round = 0; round <= rounds; round++) {
-    const rates = {} as Record<Part, number>;
+    const measured = {} as Record<Part, number>;
     for (let i = 0; i < names.length; i++) {
       const name = names[(round + i) % names.length] as Part;
-      rates[name] = await parts[name]();
+      measured[name] = await parts[name]();
     }
     if (round === 0) continue;
-    for (const name of names) if (name !== baseline) ratios[name].push(rates[name] / rates[baseline]);
+    for (const name of names) {
+      rates[name].push(measured[name]);
+      if (name !== baseline) ratios[name].push(measured[name] / measured[baseline]);
+    }
   }
   delete (ratios as Partial<Record<Part, number[]>>)[baseline];
-  return ratios;
+  return { ratios, rates };
 }
