@@ -7,6 +7,7 @@ import {
   ListPendingInvitesDocument,
   type UserRole,
 } from '../../lib/graphql/generated.ts';
+import { Field, Problem, TextField } from '../../ui/Field.tsx';
 import { OneTimeSecret } from './OneTimeSecret.tsx';
 
 export function InvitesTab() {
@@ -32,39 +33,24 @@ export function InvitesTab() {
       <section className="admin__section" aria-labelledby="invite-heading">
         <h2 id="invite-heading">Invite someone</h2>
         <form className="form" onSubmit={submit}>
-          <div className="form__field">
-            <label htmlFor="invite-email">Email</label>
-            <input
-              id="invite-email"
-              type="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="invite-role">Role</label>
-            <select id="invite-role" value={role} onChange={(e) => setRole(e.target.value as UserRole)}>
-              <option value="VIEWER">viewer</option>
-              <option value="EDITOR">editor</option>
-            </select>
-          </div>
-          <div className="form__field">
-            <label htmlFor="invite-hours">Valid for (hours)</label>
-            <input
-              id="invite-hours"
-              type="number"
-              min={1}
-              max={336}
-              value={hours}
-              onChange={(e) => setHours(Number(e.target.value) || 72)}
-            />
-          </div>
-          {created.error && (
-            <p className="form__problem" role="alert">
-              {errorMessage(created.error)}
-            </p>
-          )}
+          <TextField label="Email" type="email" required value={email} onChange={setEmail} />
+          <Field label="Role">
+            {(control) => (
+              <select {...control} value={role} onChange={(e) => setRole(e.target.value as UserRole)}>
+                <option value="VIEWER">viewer</option>
+                <option value="EDITOR">editor</option>
+              </select>
+            )}
+          </Field>
+          <TextField
+            label="Valid for (hours)"
+            type="number"
+            min={1}
+            max={336}
+            value={hours}
+            onChange={(value) => setHours(Number(value) || 72)}
+          />
+          <Problem message={errorMessage(created.error)} />
           <button type="submit" className="button button--primary" disabled={created.fetching}>
             Create invite
           </button>
@@ -79,7 +65,7 @@ export function InvitesTab() {
       </section>
       <section className="admin__section" aria-labelledby="pending-heading">
         <h2 id="pending-heading">Pending invites</h2>
-        {revoked.error && <p className="form__problem">{errorMessage(revoked.error)}</p>}
+        <Problem message={errorMessage(invites.error) ?? errorMessage(revoked.error)} />
         {(invites.data?.listPendingInvites ?? []).length === 0 ? (
           <p>No pending invites.</p>
         ) : (

@@ -1,15 +1,14 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { Field } from '../../ui/Field.tsx';
 
 /** A link or token shown once, right after it was made: the server never shows it again. */
 export function OneTimeSecret({ label, value, note }: { label: string; value: string; note: string }) {
-  const id = useId();
   const [copied, setCopied] = useState<string | null>(null);
   return (
     <div className="admin__once">
-      <div className="form__field">
-        <label htmlFor={id}>{label}</label>
-        <input id={id} readOnly value={value} onFocus={(e) => e.target.select()} />
-      </div>
+      <Field label={label}>
+        {(control) => <input {...control} readOnly value={value} onFocus={(e) => e.target.select()} />}
+      </Field>
       <p className="form__hint">{note}</p>
       <button
         type="button"

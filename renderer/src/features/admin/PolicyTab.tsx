@@ -6,6 +6,7 @@ import {
   type AuthPolicyQuery,
   SetAuthPolicyDocument,
 } from '../../lib/graphql/generated.ts';
+import { Checkbox, Field, Problem } from '../../ui/Field.tsx';
 
 type Policy = Omit<AuthPolicyQuery['authPolicy'], 'policyEditLock'>;
 
@@ -52,7 +53,7 @@ export function PolicyTab() {
     }
   }, [stored, draft]);
   if (!draft || !stored)
-    return policy.error ? <p className="form__problem">{errorMessage(policy.error)}</p> : <p>Loading…</p>;
+    return policy.error ? <Problem message={errorMessage(policy.error)} /> : <p>Loading…</p>;
   const locked = stored.policyEditLock;
   return (
     <form
@@ -69,49 +70,36 @@ export function PolicyTab() {
         </p>
       )}
       {CHOICES.map((choice) => (
-        <div className="form__field" key={choice.key}>
-          <label htmlFor={`policy-${choice.key}`}>{choice.label}</label>
-          <select
-            id={`policy-${choice.key}`}
-            disabled={locked}
-            aria-describedby={`policy-${choice.key}-hint`}
-            value={String(draft[choice.key])}
-            onChange={(e) => setDraft({ ...draft, [choice.key]: e.target.value })}
-          >
-            {choice.options.map((o) => (
-              <option key={o} value={o}>
-                {o.toLowerCase()}
-              </option>
-            ))}
-          </select>
-          <span id={`policy-${choice.key}-hint`} className="form__hint">
-            {choice.hint}
-          </span>
-        </div>
+        <Field key={choice.key} label={choice.label} hint={choice.hint}>
+          {(control) => (
+            <select
+              {...control}
+              disabled={locked}
+              value={String(draft[choice.key])}
+              onChange={(e) => setDraft({ ...draft, [choice.key]: e.target.value })}
+            >
+              {choice.options.map((o) => (
+                <option key={o} value={o}>
+                  {o.toLowerCase()}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
       ))}
-      <label>
-        <input
-          type="checkbox"
-          disabled={locked}
-          checked={draft.editorCanPublish}
-          onChange={(e) => setDraft({ ...draft, editorCanPublish: e.target.checked })}
-        />{' '}
-        Editors may publish dashboards (Link and Public)
-      </label>
-      <label>
-        <input
-          type="checkbox"
-          disabled={locked}
-          checked={draft.dashboardPublicListingEnabled}
-          onChange={(e) => setDraft({ ...draft, dashboardPublicListingEnabled: e.target.checked })}
-        />{' '}
-        List public dashboards to every signed-in user
-      </label>
-      {saved.error && (
-        <p className="form__problem" role="alert">
-          {errorMessage(saved.error)}
-        </p>
-      )}
+      <Checkbox
+        label="Editors may publish dashboards (Link and Public)"
+        disabled={locked}
+        checked={draft.editorCanPublish}
+        onChange={(editorCanPublish) => setDraft({ ...draft, editorCanPublish })}
+      />
+      <Checkbox
+        label="List public dashboards to every signed-in user"
+        disabled={locked}
+        checked={draft.dashboardPublicListingEnabled}
+        onChange={(dashboardPublicListingEnabled) => setDraft({ ...draft, dashboardPublicListingEnabled })}
+      />
+      <Problem message={errorMessage(saved.error)} />
       {saved.data && <p role="status">Policy saved.</p>}
       <button type="submit" className="button button--primary" disabled={locked || saved.fetching}>
         Save policy

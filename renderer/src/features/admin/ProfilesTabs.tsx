@@ -13,6 +13,7 @@ import {
   CredentialProfilesDocument,
   type CredentialProfileType,
 } from '../../lib/graphql/generated.ts';
+import { Checkbox, Field, Problem, TextField } from '../../ui/Field.tsx';
 
 const SECRET_KEYS: Record<CredentialProfileType, string[]> = {
   NONE: [],
@@ -25,27 +26,26 @@ function SecretInputs({
   type,
   secret,
   onChange,
-  prefix,
 }: {
   type: CredentialProfileType;
   secret: Record<string, string>;
   onChange: (s: Record<string, string>) => void;
-  prefix: string;
 }) {
   return (
     <>
       {SECRET_KEYS[type].map((key) => (
-        <div className="form__field" key={key}>
-          <label htmlFor={`${prefix}-${key}`}>Secret {key}</label>
-          <input
-            id={`${prefix}-${key}`}
-            type={key === 'username' ? 'text' : 'password'}
-            autoComplete="off"
-            required
-            value={secret[key] ?? ''}
-            onChange={(e) => onChange({ ...secret, [key]: e.target.value })}
-          />
-        </div>
+        <Field key={key} label={`Secret ${key}`}>
+          {(control) => (
+            <input
+              {...control}
+              type={key === 'username' ? 'text' : 'password'}
+              autoComplete="off"
+              required
+              value={secret[key] ?? ''}
+              onChange={(e) => onChange({ ...secret, [key]: e.target.value })}
+            />
+          )}
+        </Field>
       ))}
     </>
   );
@@ -90,11 +90,7 @@ export function CredentialsTab() {
     <>
       <section className="admin__section" aria-labelledby="credentials-heading">
         <h2 id="credentials-heading">Credential profiles</h2>
-        {problem && (
-          <p className="form__problem" role="alert">
-            {problem}
-          </p>
-        )}
+        <Problem message={problem} />
         <table className="data-table">
           <thead>
             <tr>
@@ -161,7 +157,6 @@ export function CredentialsTab() {
             <SecretInputs
               type={replacing.type}
               secret={replacing.secret}
-              prefix="replace"
               onChange={(s) => setReplacing({ ...replacing, secret: s })}
             />
             <button type="submit" className="button button--primary">
@@ -173,54 +168,35 @@ export function CredentialsTab() {
       <section className="admin__section" aria-labelledby="new-credential-heading">
         <h2 id="new-credential-heading">New credential profile</h2>
         <form className="form" onSubmit={submit}>
-          <div className="form__field">
-            <label htmlFor="credential-name">Name</label>
-            <input
-              id="credential-name"
-              required
-              maxLength={100}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="credential-type">Type</label>
-            <select
-              id="credential-type"
-              value={type}
-              onChange={(e) => {
-                setType(e.target.value as CredentialProfileType);
-                setSecret({});
-              }}
-            >
-              {(Object.keys(SECRET_KEYS) as CredentialProfileType[]).map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </div>
+          <TextField label="Name" required maxLength={100} value={name} onChange={setName} />
+          <Field label="Type">
+            {(control) => (
+              <select
+                {...control}
+                value={type}
+                onChange={(e) => {
+                  setType(e.target.value as CredentialProfileType);
+                  setSecret({});
+                }}
+              >
+                {(Object.keys(SECRET_KEYS) as CredentialProfileType[]).map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
           {type === 'HEADER' && (
-            <div className="form__field">
-              <label htmlFor="credential-header">Header name</label>
-              <input
-                id="credential-header"
-                required
-                value={headerName}
-                onChange={(e) => setHeaderName(e.target.value)}
-              />
-            </div>
+            <TextField label="Header name" required value={headerName} onChange={setHeaderName} />
           )}
-          <SecretInputs type={type} secret={secret} onChange={setSecret} prefix="credential" />
-          <label>
-            <input type="checkbox" checked={publicUse} onChange={(e) => setPublicUse(e.target.checked)} />{' '}
-            Allow use by link and public viewers
-          </label>
-          {created.error && (
-            <p className="form__problem" role="alert">
-              {errorMessage(created.error)}
-            </p>
-          )}
+          <SecretInputs type={type} secret={secret} onChange={setSecret} />
+          <Checkbox
+            label="Allow use by link and public viewers"
+            checked={publicUse}
+            onChange={setPublicUse}
+          />
+          <Problem message={errorMessage(created.error)} />
           <button type="submit" className="button button--primary" disabled={created.fetching}>
             Create credential profile
           </button>
@@ -266,7 +242,7 @@ export function BrokersTab() {
     <>
       <section className="admin__section" aria-labelledby="brokers-heading">
         <h2 id="brokers-heading">Broker profiles</h2>
-        {deleted.error && <p className="form__problem">{errorMessage(deleted.error)}</p>}
+        <Problem message={errorMessage(deleted.error)} />
         <table className="data-table">
           <thead>
             <tr>
@@ -304,56 +280,45 @@ export function BrokersTab() {
       <section className="admin__section" aria-labelledby="new-broker-heading">
         <h2 id="new-broker-heading">New broker profile</h2>
         <form className="form" onSubmit={submit}>
-          <div className="form__field">
-            <label htmlFor="broker-name">Name</label>
-            <input id="broker-name" required value={name} onChange={(e) => setName(e.target.value)} />
-          </div>
-          <div className="form__field">
-            <label htmlFor="broker-url">Broker URL</label>
-            <input
-              id="broker-url"
-              required
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              aria-describedby="broker-url-hint"
-            />
-            <span id="broker-url-hint" className="form__hint">
-              mqtt:// or mqtts://, without user name or password (those go in a BASIC credential profile).
-            </span>
-          </div>
-          <div className="form__field">
-            <label htmlFor="broker-credential">Credential profile</label>
-            <select id="broker-credential" value={credential} onChange={(e) => setCredential(e.target.value)}>
-              <option value="">(none)</option>
-              {basic.map((p) => (
-                <option key={p._id} value={p._id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="form__field">
-            <label htmlFor="broker-topics">Topic allowlist</label>
-            <textarea
-              id="broker-topics"
-              rows={3}
-              value={allowlist}
-              onChange={(e) => setAllowlist(e.target.value)}
-              aria-describedby="broker-topics-hint"
-            />
-            <span id="broker-topics-hint" className="form__hint">
-              One MQTT filter a line (e.g. shop/#); empty allows every topic.
-            </span>
-          </div>
-          <label>
-            <input type="checkbox" checked={publicUse} onChange={(e) => setPublicUse(e.target.checked)} />{' '}
-            Allow use by link and public viewers
-          </label>
-          {created.error && (
-            <p className="form__problem" role="alert">
-              {errorMessage(created.error)}
-            </p>
-          )}
+          <TextField label="Name" required value={name} onChange={setName} />
+          <TextField
+            label="Broker URL"
+            hint="mqtt:// or mqtts://, without user name or password (those go in a BASIC credential profile)."
+            required
+            value={url}
+            onChange={setUrl}
+          />
+          <Field label="Credential profile">
+            {(control) => (
+              <select {...control} value={credential} onChange={(e) => setCredential(e.target.value)}>
+                <option value="">(none)</option>
+                {basic.map((p) => (
+                  <option key={p._id} value={p._id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Field
+            label="Topic allowlist"
+            hint="One MQTT filter a line (e.g. shop/#); empty allows every topic."
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                rows={3}
+                value={allowlist}
+                onChange={(e) => setAllowlist(e.target.value)}
+              />
+            )}
+          </Field>
+          <Checkbox
+            label="Allow use by link and public viewers"
+            checked={publicUse}
+            onChange={setPublicUse}
+          />
+          <Problem message={errorMessage(created.error)} />
           <button type="submit" className="button button--primary" disabled={created.fetching}>
             Create broker profile
           </button>

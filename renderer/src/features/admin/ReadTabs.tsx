@@ -7,6 +7,7 @@ import {
   AdminDatasourceDiagnosticsDocument,
   AdminRuntimeMetricsDocument,
 } from '../../lib/graphql/generated.ts';
+import { Problem, TextField } from '../../ui/Field.tsx';
 
 const PAGE = 100;
 const MOST = 500;
@@ -30,20 +31,17 @@ export function AuditTab() {
     <section aria-labelledby="audit-heading">
       <h2 id="audit-heading">Audit log</h2>
       <form className="form__row" onSubmit={submit}>
-        <div className="form__field">
-          <label htmlFor="audit-filter">Action starts with</label>
-          <input
-            id="audit-filter"
-            placeholder="e.g. dashboard. or user."
-            value={filter}
-            onChange={(e) => setFilter(e.target.value)}
-          />
-        </div>
+        <TextField
+          label="Action starts with"
+          placeholder="e.g. dashboard. or user."
+          value={filter}
+          onChange={setFilter}
+        />
         <button type="submit" className="button">
           Filter
         </button>
       </form>
-      {events.error && <p className="form__problem">{errorMessage(events.error)}</p>}
+      <Problem message={errorMessage(events.error)} />
       <table className="data-table">
         <thead>
           <tr>
@@ -106,7 +104,7 @@ export function DiagnosticsTab() {
   return (
     <section aria-labelledby="diagnostics-heading">
       <h2 id="diagnostics-heading">Datasource diagnostics</h2>
-      {result.error && <p className="form__problem">{errorMessage(result.error)}</p>}
+      <Problem message={errorMessage(result.error)} />
       {d && (
         <>
           <Figures
@@ -135,7 +133,7 @@ export function MetricsTab() {
   return (
     <section aria-labelledby="metrics-heading">
       <h2 id="metrics-heading">Runtime metrics</h2>
-      {result.error && <p className="form__problem">{errorMessage(result.error)}</p>}
+      <Problem message={errorMessage(result.error)} />
       {m && (
         <>
           <h3>API</h3>

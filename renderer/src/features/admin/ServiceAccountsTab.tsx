@@ -17,6 +17,7 @@ import {
   type ServiceAccountScope,
   type ServiceAccountTokenFieldsFragment,
 } from '../../lib/graphql/generated.ts';
+import { Checkbox, Problem, TextField } from '../../ui/Field.tsx';
 import { OneTimeSecret } from './OneTimeSecret.tsx';
 
 const SCOPES: { scope: ServiceAccountScope; label: string }[] = [
@@ -48,14 +49,12 @@ function ScopeChoice({
     <fieldset className="admin__scopes">
       <legend>{legend}</legend>
       {offer.map((scope) => (
-        <label key={scope}>
-          <input
-            type="checkbox"
-            checked={value.includes(scope)}
-            onChange={(e) => onChange(toggled(value, scope, e.target.checked))}
-          />{' '}
-          {scopeLabel(scope)}
-        </label>
+        <Checkbox
+          key={scope}
+          label={scopeLabel(scope)}
+          checked={value.includes(scope)}
+          onChange={(checked) => onChange(toggled(value, scope, checked))}
+        />
       ))}
     </fieldset>
   );
@@ -74,15 +73,6 @@ function Columns({ names }: { names: string[] }) {
       </tr>
     </thead>
   );
-}
-
-/** What the server said about the last failed change, announced. */
-function Problem({ message }: { message: string | undefined }) {
-  return message ? (
-    <p className="form__problem" role="alert">
-      {message}
-    </p>
-  ) : null;
 }
 
 type Issued = { token: string; account: string; record: ServiceAccountTokenFieldsFragment };
@@ -131,8 +121,7 @@ function TokensPanel({
   return (
     <section className="admin__section" aria-labelledby={headingId}>
       <h3 id={headingId}>Tokens of {account.name}</h3>
-      {tokens.error && <p className="form__problem">{errorMessage(tokens.error)}</p>}
-      <Problem message={problem} />
+      <Problem message={errorMessage(tokens.error) ?? problem} />
       {issued && (
         <OneTimeSecret
           label="Token"
@@ -200,30 +189,16 @@ function TokensPanel({
         </table>
       )}
       <form className="form" onSubmit={submit} aria-label={`Issue a token for ${account.name}`}>
-        <div className="form__field">
-          <label htmlFor="sa-token-label">Token label</label>
-          <input
-            id="sa-token-label"
-            value={label}
-            maxLength={100}
-            onChange={(e) => setLabel(e.target.value)}
-          />
-        </div>
-        <div className="form__field">
-          <label htmlFor="sa-token-hours">Valid for (hours)</label>
-          <input
-            id="sa-token-hours"
-            type="number"
-            min={1}
-            max={8760}
-            aria-describedby="sa-token-hours-hint"
-            value={hours}
-            onChange={(e) => setHours(e.target.value)}
-          />
-          <span id="sa-token-hours-hint" className="form__hint">
-            Empty: the token never expires. Also used when rotating.
-          </span>
-        </div>
+        <TextField label="Token label" value={label} maxLength={100} onChange={setLabel} />
+        <TextField
+          label="Valid for (hours)"
+          hint="Empty: the token never expires. Also used when rotating."
+          type="number"
+          min={1}
+          max={8760}
+          value={hours}
+          onChange={setHours}
+        />
         <ScopeChoice legend="Token scopes" value={scopes} offer={account.scopes} onChange={setScopes} />
         <button type="submit" className="button button--primary" disabled={issuing.fetching}>
           Issue token
@@ -271,8 +246,7 @@ export function ServiceAccountsTab() {
           Scripts and other machines call Towpath with a service account's token. An inactive account's tokens
           stop working at once; a token never holds a scope its account has lost.
         </p>
-        {accounts.error && <p className="form__problem">{errorMessage(accounts.error)}</p>}
-        <Problem message={problem} />
+        <Problem message={errorMessage(accounts.error) ?? problem} />
         {list.length === 0 ? (
           <p>No service accounts yet.</p>
         ) : (
@@ -349,25 +323,10 @@ export function ServiceAccountsTab() {
       <section className="admin__section" aria-labelledby="create-sa-heading">
         <h2 id="create-sa-heading">Create a service account</h2>
         <form className="form" onSubmit={submit}>
-          <div className="form__field">
-            <label htmlFor="sa-name">Name</label>
-            <input
-              id="sa-name"
-              required
-              minLength={3}
-              maxLength={100}
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="sa-description">Description</label>
-            <input id="sa-description" value={description} onChange={(e) => setDescription(e.target.value)} />
-          </div>
+          <TextField label="Name" required minLength={3} maxLength={100} value={name} onChange={setName} />
+          <TextField label="Description" value={description} onChange={setDescription} />
           <ScopeChoice legend="Scopes" value={scopes} onChange={setScopes} />
-          <label>
-            <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> Active
-          </label>
+          <Checkbox label="Active" checked={active} onChange={setActive} />
           <Problem message={errorMessage(created.error)} />
           <button type="submit" className="button button--primary" disabled={created.fetching}>
             Create service account

@@ -9,6 +9,7 @@ import {
   ListAllUsersDocument,
   type UserRole,
 } from '../../lib/graphql/generated.ts';
+import { Checkbox, Field, Problem, TextField } from '../../ui/Field.tsx';
 import { OneTimeSecret } from './OneTimeSecret.tsx';
 
 const ROLES: UserRole[] = ['VIEWER', 'EDITOR', 'ADMIN'];
@@ -42,12 +43,7 @@ export function UsersTab() {
     <>
       <section className="admin__section" aria-labelledby="users-heading">
         <h2 id="users-heading">Users</h2>
-        {users.error && <p className="form__problem">{errorMessage(users.error)}</p>}
-        {problem && (
-          <p className="form__problem" role="alert">
-            {problem}
-          </p>
-        )}
+        <Problem message={errorMessage(users.error) ?? problem} />
         <table className="data-table">
           <thead>
             <tr>
@@ -136,49 +132,29 @@ export function UsersTab() {
       <section className="admin__section" aria-labelledby="create-user-heading">
         <h2 id="create-user-heading">Create a user</h2>
         <form className="form" onSubmit={submit}>
-          <div className="form__field">
-            <label htmlFor="create-user-email">Email</label>
-            <input
-              id="create-user-email"
-              type="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="create-user-password">Password</label>
-            <input
-              id="create-user-password"
-              type="password"
-              autoComplete="new-password"
-              required
-              aria-describedby="create-user-password-hint"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <span id="create-user-password-hint" className="form__hint">
-              At least 12 characters with an uppercase and a lowercase letter, a digit and a symbol.
-            </span>
-          </div>
-          <div className="form__field">
-            <label htmlFor="create-user-role">Role</label>
-            <select id="create-user-role" value={role} onChange={(e) => setRole(e.target.value as UserRole)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r.toLowerCase()}
-                </option>
-              ))}
-            </select>
-          </div>
-          <label>
-            <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> Active
-          </label>
-          {created.error && (
-            <p className="form__problem" role="alert">
-              {errorMessage(created.error)}
-            </p>
-          )}
+          <TextField label="Email" type="email" required value={email} onChange={setEmail} />
+          <TextField
+            label="Password"
+            hint="At least 12 characters with an uppercase and a lowercase letter, a digit and a symbol."
+            type="password"
+            autoComplete="new-password"
+            required
+            value={password}
+            onChange={setPassword}
+          />
+          <Field label="Role">
+            {(control) => (
+              <select {...control} value={role} onChange={(e) => setRole(e.target.value as UserRole)}>
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r.toLowerCase()}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Checkbox label="Active" checked={active} onChange={setActive} />
+          <Problem message={errorMessage(created.error)} />
           <button type="submit" className="button button--primary" disabled={created.fetching}>
             Create user
           </button>

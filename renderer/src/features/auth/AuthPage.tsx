@@ -12,6 +12,7 @@ import {
 import { followLink, navigate, pathSegment, usePathname } from '../../lib/location.ts';
 import { setSessionToken } from '../../lib/session.ts';
 import { sessionEndedReason, setSessionEndedReason } from '../../lib/use-session.ts';
+import { Problem, TextField } from '../../ui/Field.tsx';
 import { NewPasswordField } from './PasswordField.tsx';
 import { passwordAcceptable } from './password-policy.ts';
 import '../../ui/forms.css';
@@ -27,15 +28,6 @@ function startSession(token: string | null | undefined): void {
   setSessionEndedReason(null);
   setSessionToken(token);
   navigate(afterSignIn(), { replace: true });
-}
-
-function Problem({ text }: { text: string | undefined }) {
-  if (!text) return null;
-  return (
-    <p className="form__problem" role="alert">
-      {text}
-    </p>
-  );
 }
 
 function SignIn() {
@@ -63,29 +55,23 @@ function SignIn() {
         </p>
       )}
       <form className="form" onSubmit={submit}>
-        <div className="form__field">
-          <label htmlFor="sign-in-email">Email</label>
-          <input
-            id="sign-in-email"
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="form__field">
-          <label htmlFor="sign-in-password">Password</label>
-          <input
-            id="sign-in-password"
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </div>
-        <Problem text={errorMessage(result.error)} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={setEmail}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={setPassword}
+        />
+        <Problem message={errorMessage(result.error)} />
         <button type="submit" className="button button--primary" disabled={result.fetching}>
           Sign in
         </button>
@@ -157,26 +143,24 @@ function Register() {
     <section className="page auth">
       <h1>{firstRun ? 'Create the first admin' : 'Create an account'}</h1>
       <form className="form" onSubmit={submit}>
-        <div className="form__field">
-          <label htmlFor="register-email">Email</label>
-          <input
-            id="register-email"
-            type="email"
-            required
-            autoComplete="username"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
+        <TextField
+          label="Email"
+          type="email"
+          required
+          autoComplete="username"
+          value={email}
+          onChange={setEmail}
+        />
         <NewPasswordField value={password} onChange={setPassword} />
         {firstRun && (
-          <div className="form__field">
-            <label htmlFor="register-setup">Setup code</label>
-            <input id="register-setup" value={setupCode} onChange={(e) => setSetupCode(e.target.value)} />
-            <p className="form__hint">Shown in the workstation window and printed when Towpath started.</p>
-          </div>
+          <TextField
+            label="Setup code"
+            hint="Shown in the workstation window and printed when Towpath started."
+            value={setupCode}
+            onChange={setSetupCode}
+          />
         )}
-        <Problem text={errorMessage(result.error)} />
+        <Problem message={errorMessage(result.error)} />
         <button
           type="submit"
           className="button button--primary"
@@ -203,7 +187,7 @@ function AcceptInvite({ token }: { token: string }) {
       <p>Choose a password for your new Towpath account.</p>
       <form className="form" onSubmit={submit}>
         <NewPasswordField value={password} onChange={setPassword} />
-        <Problem text={errorMessage(result.error)} />
+        <Problem message={errorMessage(result.error)} />
         <button
           type="submit"
           className="button button--primary"
@@ -237,7 +221,7 @@ function ResetPassword({ token }: { token: string }) {
       ) : (
         <form className="form" onSubmit={submit}>
           <NewPasswordField label="New password" value={password} onChange={setPassword} />
-          <Problem text={errorMessage(result.error)} />
+          <Problem message={errorMessage(result.error)} />
           <button
             type="submit"
             className="button button--primary"

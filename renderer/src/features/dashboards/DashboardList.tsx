@@ -9,6 +9,7 @@ import {
 import type { SignedInUser } from '../../lib/graphql/me.ts';
 import { followLink, navigate } from '../../lib/location.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { Problem } from '../../ui/Field.tsx';
 import { type DashboardDocument, documentInput, documentOf, WRITER } from './document.ts';
 import { ImportButton } from './ImportButton.tsx';
 
@@ -72,16 +73,8 @@ export function DashboardList({ user }: { user: SignedInUser }) {
           <ImportButton onDocument={(doc) => createFrom(doc)} onProblem={setProblem} />
         </div>
       )}
-      {problem && (
-        <p className="form__problem" role="alert">
-          {problem}
-        </p>
-      )}
-      {list.error && (
-        <p className="form__problem" role="alert">
-          {errorMessage(list.error)}
-        </p>
-      )}
+      <Problem message={problem} />
+      <Problem message={errorMessage(list.error)} />
       {list.fetching && !list.data ? <p>Loading…</p> : null}
       {list.data && (
         <>
@@ -115,11 +108,7 @@ export function DashboardList({ user }: { user: SignedInUser }) {
                 onChange={(e) => setTitle(e.target.value)}
               />
             </div>
-            {created.error && (
-              <p className="form__problem" role="alert">
-                {errorMessage(created.error)}
-              </p>
-            )}
+            <Problem message={errorMessage(created.error)} />
             <button
               type="submit"
               className="button button--primary"

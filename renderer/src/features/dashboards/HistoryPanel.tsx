@@ -3,6 +3,7 @@ import { useMutation, useQuery } from 'urql';
 import { errorMessage } from '../../lib/graphql/client.ts';
 import { DashboardRevisionsDocument, RestoreDashboardRevisionDocument } from '../../lib/graphql/generated.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { Problem } from '../../ui/Field.tsx';
 import { DashboardGrid } from './DashboardGrid.tsx';
 import { documentOf } from './document.ts';
 import { useDatasourceHub } from './realtime/useHub.ts';
@@ -40,7 +41,7 @@ export function HistoryPanel({
   const shown = list.find((r) => r.documentRevision === previewed);
   return (
     <Dialog title="History" onClose={onClose}>
-      {revisions.error && <p className="form__problem">{errorMessage(revisions.error)}</p>}
+      <Problem message={errorMessage(revisions.error)} />
       <ol className="history__list">
         {list.map((revision) => (
           <li key={revision.documentRevision}>
@@ -81,11 +82,7 @@ export function HistoryPanel({
           </li>
         ))}
       </ol>
-      {restoring.error && (
-        <p className="form__problem" role="alert">
-          {errorMessage(restoring.error)}
-        </p>
-      )}
+      <Problem message={errorMessage(restoring.error)} />
       {shown && <Preview dashboardId={dashboard._id} document={shown.document} />}
     </Dialog>
   );

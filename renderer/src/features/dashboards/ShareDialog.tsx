@@ -13,6 +13,7 @@ import {
 } from '../../lib/graphql/generated.ts';
 import { useMe } from '../../lib/graphql/me.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
+import { Problem } from '../../ui/Field.tsx';
 import type { DashboardRecord } from './useDashboard.ts';
 
 const VISIBILITIES: { value: DashboardVisibility; label: string; hint: string }[] = [
@@ -152,7 +153,7 @@ export function ShareDialog({ dashboard, onClose }: { dashboard: DashboardRecord
       {status && <p role="status">{status}</p>}
 
       <h3>People with access</h3>
-      {collaborators.error && <p className="form__problem">{errorMessage(collaborators.error)}</p>}
+      <Problem message={errorMessage(collaborators.error)} />
       <table className="data-table">
         <thead>
           <tr>
@@ -249,11 +250,7 @@ export function ShareDialog({ dashboard, onClose }: { dashboard: DashboardRecord
           Add person
         </button>
       </form>
-      {problem && (
-        <p className="form__problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
     </Dialog>
   );
 }

@@ -14,6 +14,7 @@ import {
 } from '../../../lib/graphql/generated.ts';
 import { useMe } from '../../../lib/graphql/me.ts';
 import { followLink, navigate } from '../../../lib/location.ts';
+import { Problem } from '../../../ui/Field.tsx';
 import {
   allWidgetIds,
   type DashboardDocument,
@@ -355,11 +356,7 @@ export function DashboardEditor({ id }: { id: string }) {
           </div>
         </div>
       )}
-      {problem && (
-        <p className="form__problem" role="alert">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
       {gone && (
         <p className="form__problem" role="alert">
           This dashboard was deleted or you can no longer open it. Your working copy is still here: use Export
