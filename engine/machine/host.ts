@@ -409,7 +409,7 @@ export class MarlinHost {
     const report = () => {
       if (!unreported) return;
       unreported = false;
-      this.emit({ type: 'progress', ...this.progressOf(job) });
+      this.emit(this.progressOf(job, 'progress'));
     };
     try {
       await this.exclusive(() => this.resyncIfNeeded());
@@ -479,11 +479,14 @@ export class MarlinHost {
     return (job.pausedAt ?? this.clock.now()) - job.startedAt - job.pausedMs;
   }
 
-  private progressOf(job: Job): JobProgress {
+  /** The job's progress; with `type`, as a progress event's body (one object a line, not two). */
+  private progressOf(job: Job): JobProgress;
+  private progressOf(job: Job, type: 'progress'): MachineEventBody;
+  private progressOf(job: Job, type?: 'progress'): JobProgress | MachineEventBody {
     const elapsed = this.elapsedMs(job) / 1000;
     const { acknowledged } = job;
     const total = job.program.total;
-    return {
+    const progress: JobProgress = {
       sent: job.sent,
       acknowledged,
       total,
@@ -494,6 +497,8 @@ export class MarlinHost {
       // Before the first acknowledgement there is no rate to extrapolate from.
       remaining_s: acknowledged > 0 ? (elapsed / acknowledged) * (total - acknowledged) : 0,
     };
+    if (type) (progress as MachineEventBody).type = type;
+    return progress;
   }
 
   private requireJob(): Job {
@@ -798,8 +803,10 @@ export class MarlinHost {
     this.emit(message === undefined ? { type: 'state', state } : { type: 'state', state, message });
   }
 
+  /** `body` is the caller's own new object: it becomes the event (a progress event comes every line). */
   private emit(body: MachineEventBody) {
-    const event = { ...body, seq: ++this.seq } as MachineEvent;
+    const event = body as MachineEvent;
+    event.seq = ++this.seq;
     for (const listener of this.listeners) {
       try {
         listener(event);

@@ -31,8 +31,14 @@ const LINE_ERRORS = [
   'Line Number is not Last Line Number+1',
 ];
 
+/** Shared: a plain `ok` is most of what a controller says during a job, and carries nothing. */
+const ACK: Received = Object.freeze({ kind: 'ack' });
+
 /** Classifies one trimmed, non-empty line; the first matching rule wins. */
 export function classify(line: string): Received {
+  // A plain `ok` matches none of the rules before the acknowledgement's: answered first, it costs
+  // no pattern tests and no object on every line of a job.
+  if (line === 'ok') return ACK;
   if (line.startsWith('//action:')) return { kind: 'action', text: line.slice('//action:'.length) };
   if (/^resend:/i.test(line) || line.startsWith('rs ')) {
     const number = /\d+/.exec(line);

@@ -44,7 +44,17 @@ export function throttleProgress(
 
   return {
     push(event) {
-      if (event.type === 'progress') queue = queue.filter((held) => held.type !== 'progress');
+      if (event.type === 'progress') {
+        // During a job the queue is one held-back progress: replaced where it is, every line, with
+        // no new array (removing it and appending the new one would put it in the same place).
+        const last = queue.length - 1;
+        if (last >= 0 && queue[last]?.type === 'progress') {
+          queue[last] = event;
+          pump();
+          return;
+        }
+        queue = queue.filter((held) => held.type !== 'progress');
+      }
       queue.push(event);
       pump();
     },

@@ -64,6 +64,13 @@ describe('spoolJsonBody', () => {
     }
   });
 
+  it('keeps a surrogate pair whole where the spooled text is cut into writes (every 64 Ki characters)', async () => {
+    for (let before = 65_530; before <= 65_537; before++) {
+      const text = `{"gcode":"${'G'.repeat(before)}\\ud83d\\ude00 end"}`;
+      expect((await decode(text)).gcode).toBe(`${'G'.repeat(before)}😀 end`);
+    }
+  });
+
   it('takes an empty body as no fields, and refuses what is not a flat object', async () => {
     expect(await decode('')).toEqual({ fields: {}, gcode: undefined });
     const refusals: [string, string][] = [

@@ -14,6 +14,8 @@ import { HttpError } from '../http/http-error.ts';
 
 /** Small fields longer than this are refused: only the spooled field may be large. */
 const MAX_SMALL_FIELD = 64 * 1024;
+/** The spooled field is written in pieces of about this many characters. */
+const SPOOL_WRITE_CHARS = 64 * 1024;
 
 export interface SpooledBody {
   /** Every field except the spooled one. */
@@ -55,7 +57,7 @@ export async function spoolJsonBody(
   let out: WriteStream | undefined;
   let path: string | undefined;
   let spooledBytes = 0;
-  let pendingHigh = ''; // a high surrogate waiting for its pair (spooled field only)
+  let spooledText = ''; // of the spooled field, decoded and not yet written
   let received = 0;
   let any = false;
 
@@ -65,6 +67,28 @@ export async function spoolJsonBody(
   };
 
   const spooling = () => !inKey && key === spoolField;
+  /**
+   * Writes what the spooled field has collected. A G-code body is a plain run and a `\n` escape a
+   * line: written piece by piece, each line was two stream writes with their buffering. Unless
+   * `final`, a high surrogate at the end waits for its pair (a low surrogate written alone would
+   * become U+FFFD); at the end of the field, a lone one is written as is, and becomes U+FFFD.
+   */
+  const flushSpooled = async (final: boolean) => {
+    let chunk = spooledText;
+    spooledText = '';
+    const last = chunk.charCodeAt(chunk.length - 1);
+    if (!final && last >= 0xd800 && last <= 0xdbff) {
+      spooledText = chunk.slice(-1);
+      chunk = chunk.slice(0, -1);
+    }
+    if (!out) {
+      path = join(tmpdir(), `towpath-job-${process.pid}-${randomBytes(6).toString('hex')}.gcode`);
+      out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
+    }
+    if (chunk === '') return;
+    spooledBytes += Buffer.byteLength(chunk);
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out?.once('drain', () => resolve()));
+  };
   const emit = async (piece: string) => {
     if (piece === '') return;
     if (!spooling()) {
@@ -73,19 +97,8 @@ export async function spoolJsonBody(
         throw invalid(`field '${inKey ? text.slice(0, 40) : key}' is too long`);
       return;
     }
-    let chunk = pendingHigh + piece;
-    pendingHigh = '';
-    const last = chunk.charCodeAt(chunk.length - 1);
-    if (last >= 0xd800 && last <= 0xdbff) {
-      pendingHigh = chunk.slice(-1);
-      chunk = chunk.slice(0, -1);
-    }
-    if (!out) {
-      path = join(tmpdir(), `towpath-job-${process.pid}-${randomBytes(6).toString('hex')}.gcode`);
-      out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
-    }
-    spooledBytes += Buffer.byteLength(chunk);
-    if (!out.write(chunk)) await new Promise<void>((resolve) => out?.once('drain', () => resolve()));
+    spooledText += piece;
+    if (spooledText.length >= SPOOL_WRITE_CHARS) await flushSpooled(false);
   };
 
   const finishString = async () => {
@@ -97,17 +110,8 @@ export async function spoolJsonBody(
       state = 'colon';
       return;
     }
-    if (spooling()) {
-      if (pendingHigh && out) {
-        // A lone high surrogate: written as is, it becomes U+FFFD like any other in UTF-8.
-        out.write(pendingHigh);
-        pendingHigh = '';
-      }
-      if (!out) {
-        path = join(tmpdir(), `towpath-job-${process.pid}-${randomBytes(6).toString('hex')}.gcode`);
-        out = createWriteStream(path, { flags: 'wx', mode: 0o600 });
-      }
-    } else fields[key] = text;
+    if (spooling()) await flushSpooled(true);
+    else fields[key] = text;
     text = '';
     state = 'comma-or-end';
   };

@@ -1,9 +1,10 @@
 // The machine process's last 1,000 events, kept in `<data dir>/machine-events.jsonl` (one JSON
-// object a line, oldest first, each with its wall-clock time). Written whole at most once a second
-// and at exit, not per event: a job logs hundreds of lines a second and the event loop is the
-// e-stop's. After a crash the file holds what happened up to a second before it. An event is only
-// kept as it comes (it is serialised when the file is written): a job's progress event comes
-// between one line's `ok` and the next line's write, so whatever is done there slows the job.
+// object a line, oldest first, each with its wall-clock time; a run of progress events counts as
+// one, its latest). Written whole at most once a second and at exit, not per event: a job logs
+// hundreds of lines a second and the event loop is the e-stop's. After a crash the file holds what
+// happened up to a second before it. An event is only kept as it comes (it is serialised when the
+// file is written): a job's progress event comes between one line's `ok` and the next line's
+// write, so whatever is done there slows the job.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
@@ -30,6 +31,16 @@ export class EventLog {
   }
 
   push(event: MachineEvent) {
+    // Progress is a snapshot: a job's next one replaces it where it stands, so the log keeps what
+    // happened (states, errors, resends, actions) and where each job got to, not the last 1,000
+    // of its lines. It also costs no new entry and no larger write on every line.
+    const last = this.entries.at(-1);
+    if (last && event.type === 'progress' && last.event.type === 'progress') {
+      last.time = Date.now();
+      last.event = event;
+      this.dirty = true;
+      return;
+    }
     this.entries.push({ time: Date.now(), event });
     if (this.entries.length >= 2 * EVENT_LOG_SIZE) this.entries = this.entries.slice(-EVENT_LOG_SIZE);
     this.dirty = true;

@@ -12,7 +12,7 @@ import { makeTempDir, startTestWorkstation } from '../../testing/workstation.ts'
 import { MachineLink } from '../supervisor.ts';
 import { attachFakeMarlin } from '../testing/fake-marlin-port.ts';
 import { createPtyPair } from '../testing/pty-pair.ts';
-import { EVENT_LOG_FILE, EVENT_LOG_SIZE } from './event-log.ts';
+import { EVENT_LOG_FILE } from './event-log.ts';
 import { machineFilePath, processAlive, readMachineFile } from './machine-file.ts';
 
 const TIMINGS = { bootIdleMs: 50, syncTimeoutMs: 2000, identifyIdleMs: 1000, idleTimeoutMs: 5000 };
@@ -102,15 +102,26 @@ describe('the machine process', () => {
     // Nothing was sent twice after the new core attached.
     expect(fake.commands).toEqual(lines);
 
-    // Idle and left by its last core, the machine process exits, leaving its last 1,000 events.
+    // Idle and left by its last core, the machine process exits, leaving its last events: the
+    // whole job (under 1,000 events, as its progress counts once), in order, with where it got to.
     await second.dispose();
     await expect.poll(() => processAlive(record?.pid ?? 0), { timeout: 15_000 }).toBe(false);
     expect(await readMachineFile(dataDir)).toBeNull();
     const logged = (await readFile(join(dataDir, EVENT_LOG_FILE), 'utf8')).trimEnd().split('\n');
-    expect(logged).toHaveLength(EVENT_LOG_SIZE);
-    const seqs = logged.map((line) => (JSON.parse(line) as { seq: number }).seq);
-    expect(seqs).toEqual(seqs.map((_, i) => (seqs[0] as number) + i));
     const entries = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const seqs = entries.map((entry) => entry.seq as number);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(entries[0]).toMatchObject({ type: 'state', state: 'connecting' });
+    expect(entries.filter((entry) => entry.type === 'state').map((entry) => entry.state)).toEqual([
+      'connecting',
+      'ready',
+      'streaming',
+      'completed',
+      'idle',
+    ]);
+    expect(entries.filter((entry) => entry.type === 'progress')).toEqual([
+      expect.objectContaining({ acknowledged: 1000, total: 1000 }),
+    ]);
     expect(entries.find((entry) => entry.type === 'complete')).toMatchObject({
       acknowledged: 1000,
       total: 1000,
