@@ -61,28 +61,41 @@ export function TextField({
   );
 }
 
-/** A checkbox with its label beside it. */
+/** A checkbox with its label beside it and, if given, a hint below that describes it. */
 export function Checkbox({
   label,
+  hint,
   checked,
   onChange,
   disabled,
 }: {
   label: ReactNode;
+  hint?: ReactNode;
   checked: boolean;
   onChange: (checked: boolean) => void;
   disabled?: boolean;
 }) {
-  return (
+  const hintId = `${useId()}-hint`;
+  const box = (
     <label>
       <input
         type="checkbox"
         checked={checked}
         disabled={disabled}
+        aria-describedby={hint ? hintId : undefined}
         onChange={(event) => onChange(event.target.checked)}
       />{' '}
       {label}
     </label>
+  );
+  if (!hint) return box;
+  return (
+    <div className="form__field">
+      {box}
+      <span id={hintId} className="form__hint">
+        {hint}
+      </span>
+    </div>
   );
 }
 

@@ -3,6 +3,7 @@ import { useQuery } from 'urql';
 import { BrokerProfilesDocument, CredentialProfilesDocument } from '../../../lib/graphql/generated.ts';
 import { useMe } from '../../../lib/graphql/me.ts';
 import { Dialog } from '../../../ui/Dialog.tsx';
+import { Checkbox, Field, TextField } from '../../../ui/Field.tsx';
 import { DATASOURCE_TYPES, type Datasource, newId } from '../document.ts';
 import type { HubSnapshot } from '../realtime/hub.ts';
 import { DATASOURCE_FIELDS } from './fields.ts';
@@ -122,54 +123,40 @@ export function DatasourcesDialog({
         >
           <h3>{isNew ? 'New datasource' : `Datasource ${editing.title}`}</h3>
           <div className="form__row">
-            <div className="form__field">
-              <label htmlFor="ds-title">Datasource title</label>
-              <input
-                id="ds-title"
-                required
-                maxLength={100}
-                value={editing.title}
-                onChange={(e) => setEditing({ ...editing, title: e.target.value })}
-              />
-            </div>
-            <div className="form__field">
-              <label htmlFor="ds-type">Datasource type</label>
-              <select
-                id="ds-type"
-                value={editing.type}
-                aria-describedby="ds-type-hint"
-                onChange={(e) => setEditing({ ...editing, type: e.target.value, settings: {} })}
-              >
-                {DATASOURCE_TYPES.map((type) => (
-                  <option key={type} value={type}>
-                    {type}
-                  </option>
-                ))}
-              </select>
-              <span id="ds-type-hint" className="form__hint">
-                {TYPE_HINTS[editing.type]}
-              </span>
-            </div>
-            <div className="form__field">
-              <label htmlFor="ds-id">Datasource id</label>
-              <input
-                id="ds-id"
-                value={editing.id}
-                readOnly={!isNew}
-                pattern="[A-Za-z0-9_\-]{1,64}"
-                onChange={(e) => setEditing({ ...editing, id: e.target.value })}
-              />
-            </div>
-            <div className="form__field form__field--check">
-              <label>
-                <input
-                  type="checkbox"
-                  checked={editing.enabled !== false}
-                  onChange={(e) => setEditing({ ...editing, enabled: e.target.checked })}
-                />{' '}
-                Enabled
-              </label>
-            </div>
+            <TextField
+              label="Datasource title"
+              required
+              maxLength={100}
+              value={editing.title}
+              onChange={(title) => setEditing({ ...editing, title })}
+            />
+            <Field label="Datasource type" hint={TYPE_HINTS[editing.type]}>
+              {(control) => (
+                <select
+                  {...control}
+                  value={editing.type}
+                  onChange={(e) => setEditing({ ...editing, type: e.target.value, settings: {} })}
+                >
+                  {DATASOURCE_TYPES.map((type) => (
+                    <option key={type} value={type}>
+                      {type}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <TextField
+              label="Datasource id"
+              value={editing.id}
+              readOnly={!isNew}
+              pattern="[A-Za-z0-9_\-]{1,64}"
+              onChange={(id) => setEditing({ ...editing, id })}
+            />
+            <Checkbox
+              label="Enabled"
+              checked={editing.enabled !== false}
+              onChange={(enabled) => setEditing({ ...editing, enabled })}
+            />
           </div>
           <SettingsFields
             key={`${editing.id}-${editing.type}`}

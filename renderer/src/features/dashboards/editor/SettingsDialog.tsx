@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Dialog } from '../../../ui/Dialog.tsx';
+import { Field, TextField } from '../../../ui/Field.tsx';
 import { type DashboardDocument, reflow } from '../document.ts';
 import type { FieldSpec } from './fields.ts';
 import { SettingsFields } from './SettingsFields.tsx';
@@ -50,54 +51,46 @@ export function SettingsDialog({
           );
         }}
       >
-        <div className="form__field">
-          <label htmlFor="settings-title">Dashboard title</label>
-          <input
-            id="settings-title"
-            required
-            maxLength={200}
-            value={draft.title}
-            onChange={(e) => setDraft({ ...draft, title: e.target.value })}
-          />
-        </div>
+        <TextField
+          label="Dashboard title"
+          required
+          maxLength={200}
+          value={draft.title}
+          onChange={(title) => setDraft({ ...draft, title })}
+        />
         <div className="form__row">
-          <div className="form__field">
-            <label htmlFor="settings-columns">Columns</label>
-            <input
-              id="settings-columns"
-              type="number"
-              min={1}
-              max={12}
-              value={draft.columns}
-              onChange={(e) =>
-                setDraft({ ...draft, columns: Math.max(1, Math.min(12, Number(e.target.value) || 1)) })
-              }
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="settings-width">Width</label>
-            <select
-              id="settings-width"
-              value={draft.width}
-              onChange={(e) => setDraft({ ...draft, width: e.target.value })}
-            >
-              <option value="sm">Small (960 px)</option>
-              <option value="md">Medium (1280 px)</option>
-              <option value="lg">Large (1600 px)</option>
-              <option value="xl">Extra large (1920 px)</option>
-              <option value="full">Full window</option>
-            </select>
-          </div>
-        </div>
-        <div className="form__field">
-          <label htmlFor="settings-image">Thumbnail image URL</label>
-          <input
-            id="settings-image"
-            type="url"
-            value={draft.image ?? ''}
-            onChange={(e) => setDraft({ ...draft, image: e.target.value || null })}
+          <TextField
+            label="Columns"
+            type="number"
+            min={1}
+            max={12}
+            value={draft.columns}
+            onChange={(columns) =>
+              setDraft({ ...draft, columns: Math.max(1, Math.min(12, Number(columns) || 1)) })
+            }
           />
+          <Field label="Width">
+            {(control) => (
+              <select
+                {...control}
+                value={draft.width}
+                onChange={(e) => setDraft({ ...draft, width: e.target.value })}
+              >
+                <option value="sm">Small (960 px)</option>
+                <option value="md">Medium (1280 px)</option>
+                <option value="lg">Large (1600 px)</option>
+                <option value="xl">Extra large (1920 px)</option>
+                <option value="full">Full window</option>
+              </select>
+            )}
+          </Field>
         </div>
+        <TextField
+          label="Thumbnail image URL"
+          type="url"
+          value={draft.image ?? ''}
+          onChange={(image) => setDraft({ ...draft, image: image || null })}
+        />
         <SettingsFields
           fields={SETTINGS_FIELDS}
           settings={draft.settings}

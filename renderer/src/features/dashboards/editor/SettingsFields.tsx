@@ -1,6 +1,7 @@
 // One form for any list of FieldSpecs. An emptied field is removed from the settings, so the
 // document's default applies again; JSON fields keep the typed text until it parses.
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { Checkbox, Field, type FieldControl } from '../../../ui/Field.tsx';
 import type { FieldSpec } from './fields.ts';
 
 export interface ProfileOption {
@@ -16,25 +17,22 @@ function without(settings: Settings, key: string): Settings {
 }
 
 function JsonField({
-  id,
+  control,
   value,
   onChange,
-  describedBy,
 }: {
-  id: string;
+  control: FieldControl;
   value: unknown;
   onChange: (v: unknown, ok: boolean) => void;
-  describedBy: string;
 }) {
   const [text, setText] = useState(() => (value === undefined ? '' : JSON.stringify(value, null, 2)));
   const [problem, setProblem] = useState<string | null>(null);
   return (
     <>
       <textarea
-        id={id}
+        {...control}
         rows={4}
         value={text}
-        aria-describedby={describedBy}
         aria-invalid={problem ? true : undefined}
         onChange={(event) => {
           const next = event.target.value;
@@ -58,7 +56,7 @@ function JsonField({
   );
 }
 
-function Field({
+function SettingField({
   spec,
   settings,
   onChange,
@@ -71,161 +69,132 @@ function Field({
   bindingOptions: readonly string[];
   profiles: { credential: readonly ProfileOption[]; broker: readonly ProfileOption[] };
 }) {
-  const id = useId();
-  const hintId = `${id}-hint`;
   const value = settings[spec.key];
   const set = (v: unknown) =>
     onChange(v === undefined || v === '' ? without(settings, spec.key) : { ...settings, [spec.key]: v });
-  const hint = spec.hint ? (
-    <span id={hintId} className="form__hint">
-      {spec.hint}
-    </span>
-  ) : null;
-  const describedBy = spec.hint ? hintId : undefined;
 
   if (spec.kind === 'boolean')
     return (
-      <div className="form__field form__field--check">
-        <label>
-          <input
-            type="checkbox"
-            checked={typeof value === 'boolean' ? value : spec.defaultValue}
-            aria-describedby={describedBy}
-            onChange={(e) => set(e.target.checked)}
-          />{' '}
-          {spec.label}
-        </label>
-        {hint}
-      </div>
+      <Checkbox
+        label={spec.label}
+        hint={spec.hint}
+        checked={typeof value === 'boolean' ? value : spec.defaultValue}
+        onChange={set}
+      />
     );
 
-  let input: React.ReactNode;
-  switch (spec.kind) {
-    case 'number':
-      input = (
-        <input
-          id={id}
-          type="number"
-          min={spec.min}
-          max={spec.max}
-          step={spec.step ?? (spec.integer ? 1 : 'any')}
-          value={typeof value === 'number' ? value : ''}
-          aria-describedby={describedBy}
-          onChange={(e) => set(e.target.value === '' ? undefined : Number(e.target.value))}
-        />
-      );
-      break;
-    case 'choice':
-      input = (
-        <select
-          id={id}
-          value={value === undefined ? '' : String(value)}
-          aria-describedby={describedBy}
-          onChange={(e) =>
-            set(e.target.value === '' ? undefined : spec.numeric ? Number(e.target.value) : e.target.value)
-          }
-        >
-          <option value="">(default)</option>
-          {spec.options.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-      );
-      break;
-    case 'profile': {
-      const options = profiles[spec.profile];
-      input = (
-        <select
-          id={id}
-          value={typeof value === 'string' ? value : ''}
-          aria-describedby={describedBy}
-          onChange={(e) => set(e.target.value || undefined)}
-        >
-          <option value="">(none)</option>
-          {options.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
-            </option>
-          ))}
-          {typeof value === 'string' && value && !options.some((p) => p.id === value) ? (
-            <option value={value}>Missing profile {value}</option>
-          ) : null}
-        </select>
-      );
-      break;
-    }
-    case 'list':
-      input = (
-        <textarea
-          id={id}
-          rows={3}
-          value={Array.isArray(value) ? value.join('\n') : ''}
-          aria-describedby={describedBy}
-          onChange={(e) => {
-            const items = e.target.value.split('\n').map((line) => line.trim());
-            set(
-              items.every((item) => item === '')
-                ? undefined
-                : items.filter((item, i) => item !== '' || i < items.length - 1),
-            );
-          }}
-        />
-      );
-      break;
-    case 'json':
-      input = <JsonField id={id} value={value} describedBy={describedBy ?? ''} onChange={(v) => set(v)} />;
-      break;
-    case 'template':
-    case 'longtext':
-      input = (
-        <textarea
-          id={id}
-          rows={spec.kind === 'longtext' ? 5 : 2}
-          value={typeof value === 'string' ? value : ''}
-          aria-describedby={describedBy}
-          onChange={(e) => set(e.target.value)}
-        />
-      );
-      break;
-    case 'binding':
-      input = (
-        <>
+  const input = (control: FieldControl): React.ReactNode => {
+    switch (spec.kind) {
+      case 'number':
+        return (
           <input
-            id={id}
-            list={`${id}-options`}
+            {...control}
+            type="number"
+            min={spec.min}
+            max={spec.max}
+            step={spec.step ?? (spec.integer ? 1 : 'any')}
+            value={typeof value === 'number' ? value : ''}
+            onChange={(e) => set(e.target.value === '' ? undefined : Number(e.target.value))}
+          />
+        );
+      case 'choice':
+        return (
+          <select
+            {...control}
+            value={value === undefined ? '' : String(value)}
+            onChange={(e) =>
+              set(e.target.value === '' ? undefined : spec.numeric ? Number(e.target.value) : e.target.value)
+            }
+          >
+            <option value="">(default)</option>
+            {spec.options.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </select>
+        );
+      case 'profile': {
+        const options = profiles[spec.profile];
+        return (
+          <select
+            {...control}
             value={typeof value === 'string' ? value : ''}
-            aria-describedby={describedBy}
-            spellCheck={false}
+            onChange={(e) => set(e.target.value || undefined)}
+          >
+            <option value="">(none)</option>
+            {options.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.name}
+              </option>
+            ))}
+            {typeof value === 'string' && value && !options.some((p) => p.id === value) ? (
+              <option value={value}>Missing profile {value}</option>
+            ) : null}
+          </select>
+        );
+      }
+      case 'list':
+        return (
+          <textarea
+            {...control}
+            rows={3}
+            value={Array.isArray(value) ? value.join('\n') : ''}
+            onChange={(e) => {
+              const items = e.target.value.split('\n').map((line) => line.trim());
+              set(
+                items.every((item) => item === '')
+                  ? undefined
+                  : items.filter((item, i) => item !== '' || i < items.length - 1),
+              );
+            }}
+          />
+        );
+      case 'json':
+        return <JsonField control={control} value={value} onChange={(v) => set(v)} />;
+      case 'template':
+      case 'longtext':
+        return (
+          <textarea
+            {...control}
+            rows={spec.kind === 'longtext' ? 5 : 2}
+            value={typeof value === 'string' ? value : ''}
             onChange={(e) => set(e.target.value)}
           />
-          <datalist id={`${id}-options`}>
-            {bindingOptions.map((option) => (
-              <option key={option} value={option} />
-            ))}
-          </datalist>
-        </>
-      );
-      break;
-    default:
-      input = (
-        <input
-          id={id}
-          type={spec.kind === 'url' ? 'url' : 'text'}
-          value={typeof value === 'string' ? value : ''}
-          placeholder={spec.kind === 'color' ? '#1a2b3c' : undefined}
-          aria-describedby={describedBy}
-          onChange={(e) => set(e.target.value)}
-        />
-      );
-  }
+        );
+      case 'binding':
+        return (
+          <>
+            <input
+              {...control}
+              list={`${control.id}-options`}
+              value={typeof value === 'string' ? value : ''}
+              spellCheck={false}
+              onChange={(e) => set(e.target.value)}
+            />
+            <datalist id={`${control.id}-options`}>
+              {bindingOptions.map((option) => (
+                <option key={option} value={option} />
+              ))}
+            </datalist>
+          </>
+        );
+      default:
+        return (
+          <input
+            {...control}
+            type={spec.kind === 'url' ? 'url' : 'text'}
+            value={typeof value === 'string' ? value : ''}
+            placeholder={spec.kind === 'color' ? '#1a2b3c' : undefined}
+            onChange={(e) => set(e.target.value)}
+          />
+        );
+    }
+  };
   return (
-    <div className="form__field">
-      <label htmlFor={id}>{spec.label}</label>
+    <Field label={spec.label} hint={spec.hint}>
       {input}
-      {hint}
-    </div>
+    </Field>
   );
 }
 
@@ -245,7 +214,7 @@ export function SettingsFields({
   return (
     <div className="settings-fields">
       {fields.map((spec) => (
-        <Field
+        <SettingField
           key={spec.key}
           spec={spec}
           settings={settings}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Dialog } from '../../../ui/Dialog.tsx';
+import { Checkbox, Field, TextField } from '../../../ui/Field.tsx';
 import { WIDGET_LABELS, WIDGET_TYPES, type Widget } from '../document.ts';
 import { WIDGET_FIELDS } from './fields.ts';
 import { SettingsFields } from './SettingsFields.tsx';
@@ -39,49 +40,43 @@ export function WidgetDialog({
         }}
       >
         <div className="form__row">
-          <div className="form__field">
-            <label htmlFor="widget-type">Widget type</label>
-            <select
-              id="widget-type"
-              value={widget.type}
-              onChange={(e) => setWidget({ ...widget, type: e.target.value, settings: {} })}
-            >
-              {WIDGET_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {WIDGET_LABELS[type]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="form__field">
-            <label htmlFor="widget-title">Widget title</label>
-            <input
-              id="widget-title"
-              maxLength={200}
-              value={widget.title ?? ''}
-              onChange={(e) => setWidget({ ...widget, title: e.target.value })}
-            />
-          </div>
-          <div className="form__field">
-            <label htmlFor="widget-pane">In pane</label>
-            <select id="widget-pane" value={pane} onChange={(e) => setPane(e.target.value)}>
-              {paneNames.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="form__field form__field--check">
-            <label>
-              <input
-                type="checkbox"
-                checked={widget.enabled !== false}
-                onChange={(e) => setWidget({ ...widget, enabled: e.target.checked })}
-              />{' '}
-              Shown
-            </label>
-          </div>
+          <Field label="Widget type">
+            {(control) => (
+              <select
+                {...control}
+                value={widget.type}
+                onChange={(e) => setWidget({ ...widget, type: e.target.value, settings: {} })}
+              >
+                {WIDGET_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {WIDGET_LABELS[type]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <TextField
+            label="Widget title"
+            maxLength={200}
+            value={widget.title ?? ''}
+            onChange={(title) => setWidget({ ...widget, title })}
+          />
+          <Field label="In pane">
+            {(control) => (
+              <select {...control} value={pane} onChange={(e) => setPane(e.target.value)}>
+                {paneNames.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          <Checkbox
+            label="Shown"
+            checked={widget.enabled !== false}
+            onChange={(enabled) => setWidget({ ...widget, enabled })}
+          />
         </div>
         <SettingsFields
           key={widget.type}
