@@ -235,6 +235,15 @@ export async function machineProcessBench(report: Report) {
   }
 }
 
+/** The nice of a process's autogroup (its session's CPU weight, Linux); NaN where there is none. */
+function autogroupNice(pid: number | undefined): number {
+  try {
+    return Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'))?.[1] ?? Number.NaN);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** CPU-seconds a process has used (user and system, all its threads) from /proc; NaN elsewhere. */
 function cpuSeconds(pid: number | undefined): number {
   try {
@@ -317,6 +326,11 @@ async function streamUnderLoad(
         (cpuSeconds(corePid) - coreCpu) / ((performance.now() - started) / 1000),
         null,
       );
+      // And the weight it competed with: the machine process, the floor and the fake Marlin each
+      // lead a session, so each is an autogroup of its own, and the core's session's autogroup
+      // nice (not its threads' nice) decides how soon they get a CPU back from it. A session left
+      // at another nice than 0 (`/proc/<pid>/autogroup`) changes the loaded figures: say so.
+      report('machine.process.stream.core_autogroup_nice', 'nice', autogroupNice(corePid), null);
     } finally {
       await Promise.all(stops.map((stop) => stop()));
     }
