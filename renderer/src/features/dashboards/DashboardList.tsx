@@ -9,7 +9,7 @@ import {
 import type { SignedInUser } from '../../lib/graphql/me.ts';
 import { followLink, navigate } from '../../lib/location.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Problem } from '../../ui/Field.tsx';
+import { Problem, TextField } from '../../ui/Field.tsx';
 import { type DashboardDocument, documentInput, documentOf, WRITER } from './document.ts';
 import { ImportButton } from './ImportButton.tsx';
 
@@ -98,16 +98,7 @@ export function DashboardList({ user }: { user: SignedInUser }) {
       {asking && (
         <Dialog title="New dashboard" onClose={() => setAsking(false)}>
           <form className="form" onSubmit={submit}>
-            <div className="form__field">
-              <label htmlFor="new-dashboard-title">Title</label>
-              <input
-                id="new-dashboard-title"
-                required
-                maxLength={200}
-                value={title}
-                onChange={(e) => setTitle(e.target.value)}
-              />
-            </div>
+            <TextField label="Title" required maxLength={200} value={title} onChange={setTitle} />
             <Problem message={errorMessage(created.error)} />
             <button
               type="submit"

@@ -13,7 +13,7 @@ import {
 } from '../../lib/graphql/generated.ts';
 import { useMe } from '../../lib/graphql/me.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
-import { Problem } from '../../ui/Field.tsx';
+import { Field, Problem, TextField } from '../../ui/Field.tsx';
 import type { DashboardRecord } from './useDashboard.ts';
 
 const VISIBILITIES: { value: DashboardVisibility; label: string; hint: string }[] = [
@@ -225,27 +225,19 @@ export function ShareDialog({ dashboard, onClose }: { dashboard: DashboardRecord
         </tbody>
       </table>
       <form className="form__row share__add" onSubmit={addPerson}>
-        <div className="form__field">
-          <label htmlFor="share-email">Person's email</label>
-          <input
-            id="share-email"
-            type="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
-        <div className="form__field">
-          <label htmlFor="share-level">Access level</label>
-          <select
-            id="share-level"
-            value={level}
-            onChange={(e) => setLevel(e.target.value as DashboardAccessLevel)}
-          >
-            <option value="VIEWER">Can view</option>
-            <option value="EDITOR">Can edit</option>
-          </select>
-        </div>
+        <TextField label="Person's email" type="email" required value={email} onChange={setEmail} />
+        <Field label="Access level">
+          {(control) => (
+            <select
+              {...control}
+              value={level}
+              onChange={(e) => setLevel(e.target.value as DashboardAccessLevel)}
+            >
+              <option value="VIEWER">Can view</option>
+              <option value="EDITOR">Can edit</option>
+            </select>
+          )}
+        </Field>
         <button type="submit" className="button" disabled={access.fetching}>
           Add person
         </button>
