@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('/home/op/.local/share/towpath');
     expect(config.logLevel).toBe('info');
     expect(config.machineRemoteControl).toBe(false);
+    expect(config.machine).toEqual({ host: '127.0.0.1', port: 8002, portFixed: false, nice: -10 });
     expect(config.rendererDir.endsWith(join('dist', 'renderer'))).toBe(true);
   });
 
@@ -26,6 +27,8 @@ describe('loadConfig', () => {
         TOWPATH_DATA_DIR: '/srv/towpath',
         LOG_LEVEL: 'debug',
         MACHINE_REMOTE_CONTROL: 'TRUE',
+        MACHINE_PORT: '0',
+        MACHINE_NICE: ' 5 ',
       },
       linux,
     );
@@ -34,6 +37,7 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe('/srv/towpath');
     expect(config.logLevel).toBe('debug');
     expect(config.machineRemoteControl).toBe(true);
+    expect(config.machine).toEqual({ host: '127.0.0.1', port: 0, portFixed: true, nice: 5 });
   });
 
   it('accepts API_HOST as an alias of HOST, HOST winning', () => {
@@ -63,6 +67,17 @@ describe('loadConfig', () => {
       'MACHINE_REMOTE_CONTROL',
       'yes',
       'invalid MACHINE_REMOTE_CONTROL="yes": MACHINE_REMOTE_CONTROL must be 1, true, 0 or false',
+    ],
+    ['MACHINE_NICE', '-21', 'invalid MACHINE_NICE="-21": MACHINE_NICE must be an integer between -20 and 19'],
+    [
+      'MACHINE_NICE',
+      'high',
+      'invalid MACHINE_NICE="high": MACHINE_NICE must be an integer between -20 and 19',
+    ],
+    [
+      'MACHINE_NICE',
+      '-5.5',
+      'invalid MACHINE_NICE="-5.5": MACHINE_NICE must be an integer between -20 and 19',
     ],
     [
       'LOG_LEVEL',

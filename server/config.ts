@@ -57,6 +57,13 @@ const envSchema = z.object({
     .default('info'),
   MACHINE_REMOTE_CONTROL: flag('MACHINE_REMOTE_CONTROL').default(false),
   MACHINE_PORT: port('MACHINE_PORT').default(8002),
+  MACHINE_NICE: z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/, 'MACHINE_NICE must be an integer between -20 and 19')
+    .transform(Number)
+    .refine((n) => n >= -20 && n <= 19, 'MACHINE_NICE must be an integer between -20 and 19')
+    .default(-10),
   TOWPATH_EXIT_WITH_PARENT: flag('TOWPATH_EXIT_WITH_PARENT').default(true),
   ALLOWED_HOSTS: z
     .string()
@@ -136,7 +143,16 @@ export interface Config {
    * The machine process's door: always on loopback; port 0 = any free port. Clients find it through
    * `<data dir>/machine.json`, so when MACHINE_PORT is not set and 8002 is taken, any free port does.
    */
-  machine: { host: '127.0.0.1'; port: number; portFixed: boolean };
+  machine: {
+    host: '127.0.0.1';
+    port: number;
+    portFixed: boolean;
+    /**
+     * `MACHINE_NICE`: the CPU priority the machine process asks for (its main thread and, leading a
+     * session of its own, its autogroup); 0 leaves it as the system gives it.
+     */
+    nice: number;
+  };
   /** `towpath serve` stops when the process that started it is gone (no orphaned core). */
   exitWithParent: boolean;
   /**
@@ -205,7 +221,12 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     resourcesDir: DEFAULT_RESOURCES_DIR,
     logLevel: e.LOG_LEVEL,
     machineRemoteControl: e.MACHINE_REMOTE_CONTROL,
-    machine: { host: '127.0.0.1', port: e.MACHINE_PORT, portFixed: 'MACHINE_PORT' in present },
+    machine: {
+      host: '127.0.0.1',
+      port: e.MACHINE_PORT,
+      portFixed: 'MACHINE_PORT' in present,
+      nice: e.MACHINE_NICE,
+    },
     exitWithParent: e.TOWPATH_EXIT_WITH_PARENT,
     allowedHosts: e.ALLOWED_HOSTS,
     tasks: taskHostEnv(env),

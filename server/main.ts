@@ -73,6 +73,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     settings: {
       port: config.machine.port,
       portFixed: config.machine.portFixed,
+      nice: config.machine.nice,
       remoteControl: config.machineRemoteControl,
       allowedRoots: config.winding.allowedRoots,
       logLevel: config.logLevel,

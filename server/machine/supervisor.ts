@@ -52,6 +52,8 @@ export interface MachineLinkOptions {
     remoteControl: boolean;
     allowedRoots: string[];
     logLevel: string;
+    /** MACHINE_NICE; the machine process's own default when not given. */
+    nice?: number;
   };
   /** Protocol timings for a machine process this core starts (tests shorten them). */
   timings?: Partial<HostTimings>;
@@ -329,6 +331,7 @@ export class MachineLink {
       MACHINE_REMOTE_CONTROL: settings.remoteControl ? '1' : '0',
       WINDING_ALLOWED_ROOTS: settings.allowedRoots.join(process.platform === 'win32' ? ';' : ':'),
       LOG_LEVEL: settings.logLevel,
+      ...(settings.nice === undefined ? {} : { MACHINE_NICE: String(settings.nice) }),
     };
     // Electron's own binary runs the entry as plain Node (see README: utilityProcess would end with the app).
     if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';

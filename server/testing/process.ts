@@ -20,12 +20,21 @@ export interface Running {
   finished: Promise<Finished>;
 }
 
-/** Starts `node <script> ...args` with the same Node that runs the tests. */
-export function startNode(script: string, args: string[], env: Record<string, string> = {}): Running {
+/**
+ * Starts `node <script> ...args` with the same Node that runs the tests; `detached` gives it a
+ * session (and on Linux a CPU share, an autogroup) of its own.
+ */
+export function startNode(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  options: { detached?: boolean } = {},
+): Running {
   const child = spawn(process.execPath, [script, ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let stdout = '';
   let stderr = '';

@@ -16,6 +16,7 @@ import { MachineController } from '../controller.ts';
 import { buildMachineDoor } from './door.ts';
 import { EventLog } from './event-log.ts';
 import { removeMachineFile, writeMachineFile } from './machine-file.ts';
+import { applyMachinePriority } from './priority.ts';
 
 export const IDLE_EXIT_MS = 60_000;
 
@@ -26,6 +27,10 @@ const timings = values.timings ? (JSON.parse(values.timings) as Partial<HostTimi
 const config = loadConfig();
 const logger = createLogger(config.logLevel).child({ process: 'machine' });
 const dataDir = config.dataDir;
+// Before the port opens: a job's round trips must never wait for the core's work (priority.ts).
+const priority = await applyMachinePriority(config.machine.nice);
+if (priority.problem) logger.warn({ priority }, priority.problem);
+else logger.info({ priority }, 'machine process priority');
 const machine = new MachineController({ logger, ...(timings ? { timings } : {}) });
 const events = new EventLog(dataDir);
 machine.subscribe((event) => events.push(event));

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MachineStateError } from '../../../engine/machine/errors.ts';
 import type { MachineEvent } from '../../../engine/machine/types.ts';
+import { autogroupNice, mayRaiseTo, threadNice } from '../../testing/nice.ts';
 import { startNode } from '../../testing/process.ts';
 import { makeTempDir, startTestWorkstation } from '../../testing/workstation.ts';
 import { MachineLink } from '../supervisor.ts';
@@ -78,6 +79,12 @@ describe('the machine process', () => {
     const record = await readMachineFile(dataDir);
     expect(record).toMatchObject({ url: first.machine });
     expect((await stat(machineFilePath(dataDir))).mode & 0o777).toBe(0o600);
+    // MACHINE_NICE's default, on its thread and its own session's autogroup, where this user may.
+    if (process.platform === 'linux' && record) {
+      const nice = mayRaiseTo(-10) ? -10 : 0;
+      expect([threadNice(record.pid), autogroupNice(record.pid)]).toEqual([nice, nice]);
+      expect(autogroupNice(first.core.child.pid as number)).toBe(autogroupNice('self'));
+    }
 
     expect((await post(`${first.lan}/api/machine/connect`, { port: pair.near })).status).toBe(200);
     const lines = program(1000);
