@@ -15,9 +15,11 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import type { WindDefinition } from '../../engine/wind/types.ts';
+import { readMachineFile } from '../../server/machine/process/machine-file.ts';
+import { autogroupNice } from '../../server/testing/nice.ts';
 import { REPO_ROOT, startNode } from '../../server/testing/process.ts';
 import { benchDefinition } from './plan.ts';
-import { command, LINES, startFakeProcess, startFloorProcess } from './pty-floor.ts';
+import { command, LINES, matchPriority, startFakeProcess, startFloorProcess } from './pty-floor.ts';
 import { overallRate, pairedRatios, type Report } from './report.ts';
 
 const TRIES = Number(process.env.BENCH_ESTOP_TRIES ?? 100);
@@ -147,7 +149,10 @@ export async function machineProcessBench(report: Report) {
      * from the press event in the page to M112.
      */
     const oneTry = async (method: Method, baseline?: number[], fromEvent?: number[]): Promise<number> => {
-      const controller = startNode('scripts/bench/estop-marlin-child.ts', [], {});
+      // In a session of its own, as startFakeProcess's: a controller is a computer of its own, and in
+      // the benchmark's session its answers to the streaming job would take the CPU share that the
+      // `towpath estop` process spawned there needs (at nice 0, so it sees M112 no sooner).
+      const controller = startNode('scripts/bench/estop-marlin-child.ts', [], {}, { detached: true });
       let child: ChildProcess | undefined;
       try {
         const [, port] = (await controller.waitFor(/port (\S+)/)) as [string, string];
@@ -226,21 +231,14 @@ export async function machineProcessBench(report: Report) {
       }
     }
     await page?.close();
-    await streamUnderLoad(report, machine, loads, core.child.pid);
+    const machinePid = (await readMachineFile(join(dir, 'data')))?.pid;
+    if (!machinePid) throw new Error('no machine.json in the data dir: where is the machine process?');
+    await streamUnderLoad(report, machine, loads, { core: core.child.pid, machine: machinePid });
   } finally {
     await browser?.close();
     core.child.kill('SIGTERM');
     await core.finished;
     await rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
-  }
-}
-
-/** The nice of a process's autogroup (its session's CPU weight, Linux); NaN where there is none. */
-function autogroupNice(pid: number | undefined): number {
-  try {
-    return Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'))?.[1] ?? Number.NaN);
-  } catch {
-    return Number.NaN;
   }
 }
 
@@ -269,11 +267,22 @@ async function streamUnderLoad(
   report: Report,
   machine: string,
   loads: Record<LoadName, () => Promise<() => Promise<void>>>,
-  corePid: number | undefined,
+  pids: { core: number | undefined; machine: number },
 ) {
+  const corePid = pids.core;
   const fake = await startFakeProcess();
   const floor = await startFloorProcess(fake.path);
   try {
+    // The machine process runs at MACHINE_NICE (priority.ts). The floor gets the same priority, so
+    // that the ratio is the host's alone; the fake Marlin too, as the controller is a computer of
+    // its own, whose answers the workstation's load does not slow.
+    for (const peer of [floor.pid, fake.pid]) matchPriority(peer, pids.machine);
+    report(
+      'machine.process.stream.machine_autogroup_nice',
+      'nice',
+      autogroupNice(pids.machine) ?? Number.NaN,
+      null,
+    );
     const gcode = Array.from({ length: LINES }, (_, i) => command(i + 1)).join('\n');
     /**
      * One job through the machine process, in lines/s on its own clock (the answer's `elapsed_s`,
@@ -327,10 +336,16 @@ async function streamUnderLoad(
         null,
       );
       // And the weight it competed with: the machine process, the floor and the fake Marlin each
-      // lead a session, so each is an autogroup of its own, and the core's session's autogroup
-      // nice (not its threads' nice) decides how soon they get a CPU back from it. A session left
-      // at another nice than 0 (`/proc/<pid>/autogroup`) changes the loaded figures: say so.
-      report('machine.process.stream.core_autogroup_nice', 'nice', autogroupNice(corePid), null);
+      // lead a session, so each is an autogroup of its own, and the autogroup nices of their
+      // sessions and of the core's (not their threads' nice) decide how soon they get a CPU back
+      // from it. The core's session is the benchmark's: one left at another nice than 0
+      // (`/proc/<pid>/autogroup`) changes the loaded figures, so say so beside the machine's.
+      report(
+        'machine.process.stream.core_autogroup_nice',
+        'nice',
+        (corePid && autogroupNice(corePid)) ?? Number.NaN,
+        null,
+      );
     } finally {
       await Promise.all(stops.map((stop) => stop()));
     }

@@ -3,9 +3,12 @@
 // protocol host at all. Used by machine.ts (the host in the benchmark's own process) and
 // machine-process.ts (the host in the machine process).
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { frameLine, SYNC_FRAME } from '../../engine/machine/program.ts';
 import { openSerialPort } from '../../server/machine/serial-transport.ts';
+import { autogroupNice, leadsSession } from '../../server/testing/nice.ts';
 import { REPO_ROOT } from '../../server/testing/process.ts';
 
 /** Lines a streaming round sends. */
@@ -19,7 +22,7 @@ export const command = (i: number) => `G0 X${(i * 0.1).toFixed(3)} A${(i * 7) % 
  * would share one CPU share (autogroup) with the core and its load, and their CPU would slow the
  * controller's answers, which no real controller's are.
  */
-export async function startFakeProcess(): Promise<{ path: string; stop: () => Promise<void> }> {
+export async function startFakeProcess(): Promise<{ path: string; pid: number; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'server/machine/testing/fake-marlin-cli.ts')], {
     stdio: ['ignore', 'pipe', 'ignore'],
     detached: true,
@@ -37,7 +40,7 @@ export async function startFakeProcess(): Promise<{ path: string; stop: () => Pr
     child.kill('SIGINT');
     await exited;
   };
-  return { path, stop };
+  return { path, pid: child.pid as number, stop };
 }
 
 /**
@@ -77,7 +80,7 @@ export async function roundTripFloor(path: string, lines: number): Promise<numbe
  */
 export async function startFloorProcess(
   path: string,
-): Promise<{ measure: (lines: number) => Promise<number>; stop: () => Promise<void> }> {
+): Promise<{ pid: number; measure: (lines: number) => Promise<number>; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts/bench/pty-floor-child.ts'), path], {
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
@@ -105,10 +108,27 @@ export async function startFloorProcess(
     });
   await measure(200);
   return {
+    pid: child.pid as number,
     measure,
     stop: async () => {
       child.stdin.end();
       await exited;
     },
   };
+}
+
+/**
+ * Gives a process the CPU priority another one has: its main thread's nice and, as it leads its
+ * session, its session's autogroup nice (Linux; see server/machine/process/priority.ts). The
+ * machine process raises its own (MACHINE_NICE); the floor it is measured against must run at the
+ * same priority, or the ratio would measure the priority rather than the host.
+ */
+export function matchPriority(pid: number, like: number): void {
+  setPriority(pid, getPriority(like));
+  const autogroup = autogroupNice(like);
+  if (autogroup !== null) {
+    if (!leadsSession(pid))
+      throw new Error(`process ${pid} does not lead its session: its autogroup is not its own`);
+    writeFileSync(`/proc/${pid}/autogroup`, String(autogroup));
+  }
 }
