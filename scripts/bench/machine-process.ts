@@ -329,9 +329,10 @@ async function streamUnderLoad(
         { floor: () => floor.measure(LINES), job: () => job(answered) },
         'floor',
       );
-      // Each side's CPU per line over the phase's rounds (with the warm-up): at the clock tick's
-      // resolution of 10 ms over about 150,000 lines, steadier than the rates, and the first
-      // place to look when a ratio moves (a host doing more per line, or less CPU to do it on).
+      // Each side's CPU per line over the phase's rounds (with the warm-up; the machine process's
+      // includes each job's HTTP and connect): over 150,000 lines or more the clock tick's 10 ms
+      // hardly counts, it moves less than the rates, and it is the first place to look when a
+      // ratio moves (a host doing more per line, or less CPU to do it on).
       const lines = (rounds + 1) * LINES;
       const cpuPerLine = (pid: number, before: number) => ((cpuSeconds(pid) - before) / lines) * 1e6;
       return {
