@@ -10,7 +10,7 @@ export function mayRaiseTo(nice: number): boolean {
   return limit === 'unlimited' || 20 - nice <= Number(limit);
 }
 
-/** The autogroup nice of a process's session (`/proc/<pid>/autogroup`); null where there are none. */
+/** The autogroup nice of a process's session (`/proc/<pid>/autogroup`); null for the root autogroup (an empty file) or none. */
 export function autogroupNice(pid: number | 'self'): number | null {
   try {
     const match = /nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'));

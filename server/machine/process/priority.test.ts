@@ -9,24 +9,20 @@ import { autogroupNice, mayRaiseTo } from '../../testing/nice.ts';
 import { applyMachinePriority, type PriorityHost, type PriorityOutcome } from './priority.ts';
 
 const MODULE = fileURLToPath(new URL('./priority.ts', import.meta.url));
+const NICE = fileURLToPath(new URL('../../testing/nice.ts', import.meta.url));
 const linux = process.platform === 'linux';
 
 /**
  * Runs applyMachinePriority(nice) in a child; it prints the outcome and its own autogroup nice, read
- * from /proc/self/autogroup. That file is empty for a process in the root autogroup (init's session,
- * as under a CI runner that never called setsid) and missing on a kernel without autogroups: null.
+ * from /proc/self/autogroup by the tests' helper: null where that file is empty (the root autogroup:
+ * init's session, as under a CI runner that never called setsid) or missing (no autogroups).
  */
 function inChild(nice: number, detached: boolean) {
   const code = `
-    import { readFileSync } from 'node:fs';
     import { applyMachinePriority } from ${JSON.stringify(MODULE)};
+    import { autogroupNice } from ${JSON.stringify(NICE)};
     const outcome = await applyMachinePriority(${nice});
-    let autogroup = null;
-    try {
-      const match = /nice (-?\\d+)/.exec(readFileSync('/proc/self/autogroup', 'utf8'));
-      if (match) autogroup = Number(match[1]);
-    } catch {}
-    process.stdout.write(JSON.stringify({ outcome, autogroup }));`;
+    process.stdout.write(JSON.stringify({ outcome, autogroup: autogroupNice('self') }));`;
   return new Promise<{ outcome: PriorityOutcome; autogroup: number | null }>((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
       detached,
