@@ -60,6 +60,54 @@ describe('DatasourceHub', () => {
     hub.stop();
   });
 
+  it("shows a changed static value and a changed clock's first tick at once", () => {
+    const hub = new DatasourceHub(context);
+    hub.setDatasources([
+      { id: 'notes', title: 'Notes', type: 'static', settings: { value: 'old' } },
+      { id: 'clock', title: 'Clock', type: 'clock', settings: { refresh: 2 } },
+    ]);
+    hub.setDatasources([
+      { id: 'notes', title: 'Notes', type: 'static', settings: { value: 'new' } },
+      { id: 'clock', title: 'Clock', type: 'clock', settings: { refresh: 5 } },
+    ]);
+    expect(hub.getSnapshot().states.get('notes')).toMatchObject({
+      status: 'connected',
+      hasValue: true,
+      value: 'new',
+    });
+    expect(hub.getSnapshot().states.get('clock')).toMatchObject({ status: 'connected', sequence: 1 });
+    hub.stop();
+  });
+
+  it('drops what a replaced or removed run still reports', () => {
+    const emits: ((u: { value: unknown }) => void)[] = [];
+    const previous = setLiveSourceFactory((_ds, _ctx, e) => {
+      emits.push(e);
+      return () => {};
+    });
+    try {
+      const hub = new DatasourceHub(context);
+      hub.setDatasources([{ id: 'm', title: 'M', type: 'mqtt', settings: { topic: 'a' } }]);
+      hub.setDatasources([{ id: 'm', title: 'M', type: 'mqtt', settings: { topic: 'b' } }]);
+      // Back to the first settings: a third run, which the first may not speak for.
+      hub.setDatasources([{ id: 'm', title: 'M', type: 'mqtt', settings: { topic: 'a' } }]);
+      emits[0]?.({ value: 'from the first run' });
+      emits[1]?.({ value: 'from the second run' });
+      advance(20);
+      expect(hub.getSnapshot().states.get('m')?.hasValue).toBe(false);
+      emits[2]?.({ value: 'from the third run' });
+      advance(20);
+      expect(hub.getSnapshot().states.get('m')?.value).toBe('from the third run');
+      hub.setDatasources([]);
+      emits[2]?.({ value: 'after removal' });
+      advance(20);
+      expect(hub.getSnapshot().states.has('m')).toBe(false);
+      hub.stop();
+    } finally {
+      setLiveSourceFactory(previous);
+    }
+  });
+
   it('coalesces bursts into one snapshot per frame and keeps unchanged sources running', () => {
     const emitter: { emit: (u: { value: unknown }) => void } = { emit: () => {} };
     const starts: string[] = [];

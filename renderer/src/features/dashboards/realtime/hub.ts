@@ -36,9 +36,15 @@ function snapshotOf(states: Map<string, DatasourceState>): HubSnapshot {
   return { states: new Map(states), byId: new Map(states) };
 }
 
+/** One start of one datasource; only the stored run of a datasource may report. */
+interface Run {
+  signature: string;
+  stop: () => void;
+}
+
 export class DatasourceHub {
   private states = new Map<string, DatasourceState>();
-  private stops = new Map<string, { signature: string; stop: () => void }>();
+  private stops = new Map<string, Run>();
   private snapshot: HubSnapshot = EMPTY;
   private listeners = new Set<() => void>();
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
@@ -80,6 +86,10 @@ export class DatasourceHub {
         continue;
       }
       running?.stop();
+      // The new run is stored before it starts: a static source reports its one value, and a clock
+      // its first tick, synchronously from startSource, and reports from any other run are dropped.
+      const run = { signature, stop: () => {} };
+      this.stops.set(ds.id, run);
       this.states.set(ds.id, {
         id: ds.id,
         title: ds.title,
@@ -92,14 +102,10 @@ export class DatasourceHub {
         valueAt: null,
         sequence: 0,
       });
-      if (!enabled) {
-        this.stops.set(ds.id, { signature, stop: () => {} });
-        continue;
-      }
-      const stop = startSource(ds, this.context, (update) =>
-        this.apply(ds.id, signature, staleAfterSeconds(ds), update),
+      if (!enabled) continue;
+      run.stop = startSource(ds, this.context, (update) =>
+        this.apply(ds.id, run, staleAfterSeconds(ds), update),
       );
-      this.stops.set(ds.id, { signature, stop });
     }
     for (const [id, running] of this.stops)
       if (!keep.has(id)) {
@@ -113,9 +119,9 @@ export class DatasourceHub {
 
   private staleLimits = new Map<string, number>();
 
-  private apply(id: string, signature: string, staleAfter: number, update: SourceUpdate): void {
-    // A stopped source may still report once; its datasource may have been replaced meanwhile.
-    if (this.stops.get(id)?.signature !== signature && this.stops.has(id)) return;
+  private apply(id: string, run: Run, staleAfter: number, update: SourceUpdate): void {
+    // A stopped source may still report once; its datasource may have been replaced or removed.
+    if (this.stops.get(id) !== run) return;
     const state = this.states.get(id);
     if (!state) return;
     this.staleLimits.set(id, staleAfter);
