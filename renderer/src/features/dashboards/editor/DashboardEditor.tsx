@@ -128,7 +128,8 @@ export function DashboardEditor({ id }: { id: string }) {
     setIncoming((i) => (i ? { ...i, who } : i)),
   );
 
-  const snapshot = useDatasourceHub(id, null, draft?.datasources);
+  const savedSources = useMemo(() => (base ? documentOf(base).datasources : undefined), [base]);
+  const snapshot = useDatasourceHub(id, null, draft?.datasources, undefined, savedSources);
   const options = useMemo(() => bindingOptions(snapshot), [snapshot]);
 
   if (!draft || !base) {

@@ -1,7 +1,7 @@
 // The datasource hub on a manual clock: static and clock values, staleness, live sources plugged in,
 // revocation, and disabled datasources never started.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { DatasourceHub } from './hub.ts';
+import { DatasourceHub, UNSAVED } from './hub.ts';
 import { type SourceFactory, setLiveSourceFactory } from './sources.ts';
 
 let now = 0;
@@ -102,6 +102,40 @@ describe('DatasourceHub', () => {
       emits[2]?.({ value: 'after removal' });
       advance(20);
       expect(hub.getSnapshot().states.has('m')).toBe(false);
+      hub.stop();
+    } finally {
+      setLiveSourceFactory(previous);
+    }
+  });
+
+  it('holds an unsaved live datasource in the editor and starts it once saved as it stands', () => {
+    const starts: string[] = [];
+    const previous = setLiveSourceFactory((ds, _ctx, e) => {
+      starts.push(JSON.stringify(ds.settings));
+      e({ status: 'connected', value: 'live' });
+      return () => {};
+    });
+    try {
+      const hub = new DatasourceHub(context);
+      const note = { id: 'n', title: 'N', type: 'static', settings: { value: 1 } };
+      const added = { id: 'm', title: 'M', type: 'mqtt', settings: { topic: 'a' } };
+      hub.setDatasources([note, added], [note]);
+      expect(starts).toEqual([]);
+      expect(hub.getSnapshot().states.get('m')).toMatchObject({ status: 'error', message: UNSAVED });
+      // Static and clock sources run in the page, saved or not.
+      expect(hub.getSnapshot().states.get('n')).toMatchObject({ status: 'connected', value: 1 });
+      // Saved: the stored copy comes back from the server with its keys in another order.
+      hub.setDatasources(
+        [note, added],
+        [note, { settings: { topic: 'a' }, type: 'mqtt', title: 'M', id: 'm' }],
+      );
+      expect(starts).toEqual(['{"topic":"a"}']);
+      advance(20);
+      expect(hub.getSnapshot().states.get('m')).toMatchObject({ status: 'connected', value: 'live' });
+      // Edited but not saved: held again rather than streaming the stored definition.
+      hub.setDatasources([note, { ...added, settings: { topic: 'b' } }], [note, added]);
+      expect(starts).toHaveLength(1);
+      expect(hub.getSnapshot().states.get('m')?.message).toBe(UNSAVED);
       hub.stop();
     } finally {
       setLiveSourceFactory(previous);

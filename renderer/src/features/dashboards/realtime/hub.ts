@@ -36,6 +36,23 @@ function snapshotOf(states: Map<string, DatasourceState>): HubSnapshot {
   return { states: new Map(states), byId: new Map(states) };
 }
 
+/** Types that run in the page itself; every other type needs the stored document (mint, gateway). */
+const RUN_IN_PAGE = new Set(['static', 'clock']);
+export const UNSAVED = 'Save the dashboard to connect this datasource';
+
+/** Equal as JSON values, whatever the order of object keys. */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const keysB = Object.keys(b).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  return (
+    keysA.length === keysB.length &&
+    keysA.every((k) => sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
+}
+
 /** One start of one datasource; only the stored run of a datasource may report. */
 interface Run {
   signature: string;
@@ -72,13 +89,24 @@ export class DatasourceHub {
   /**
    * Runs exactly the given datasources: new and changed ones (re)start, removed ones stop, unchanged
    * ones keep running with their value. Disabled ones are known (bindings say so) but never started.
+   * With `saved` (the editor's stored document), a datasource that streams through the workstation
+   * is held until it is saved as it stands: the gateway serves only stored definitions, so it would
+   * refuse an unsaved one (DATASOURCE_NOT_FOUND) or stream the old one; it starts once saved.
    */
-  setDatasources(datasources: readonly Datasource[]): void {
+  setDatasources(datasources: readonly Datasource[], saved?: readonly Datasource[]): void {
     const keep = new Set<string>();
     for (const ds of datasources) {
       keep.add(ds.id);
       const enabled = ds.enabled !== false;
-      const signature = JSON.stringify([ds.type, ds.settings ?? {}, enabled]);
+      const held =
+        saved !== undefined &&
+        enabled &&
+        !RUN_IN_PAGE.has(ds.type) &&
+        !sameJson(
+          ds,
+          saved.find((s) => s.id === ds.id),
+        );
+      const signature = JSON.stringify([ds.type, ds.settings ?? {}, enabled, held]);
       const running = this.stops.get(ds.id);
       const previous = this.states.get(ds.id);
       if (running?.signature === signature && previous) {
@@ -103,6 +131,10 @@ export class DatasourceHub {
         sequence: 0,
       });
       if (!enabled) continue;
+      if (held) {
+        this.apply(ds.id, run, 0, { status: 'error', message: UNSAVED });
+        continue;
+      }
       run.stop = startSource(ds, this.context, (update) =>
         this.apply(ds.id, run, staleAfterSeconds(ds), update),
       );

@@ -17,6 +17,8 @@ export function useDatasourceHub(
   shareToken: string | null,
   datasources: readonly Datasource[] | undefined,
   onRevoked?: () => void,
+  /** The editor's stored datasources: unsaved live ones wait for a save (see `setDatasources`). */
+  saved?: readonly Datasource[],
 ): HubSnapshot {
   const client = useClient();
   const hub = useMemo(
@@ -48,7 +50,7 @@ export function useDatasourceHub(
     hub.setRevokedHandler(onRevoked ?? null);
   }, [hub, onRevoked]);
   useEffect(() => {
-    hub.setDatasources(datasources ?? []);
-  }, [hub, datasources]);
+    hub.setDatasources(datasources ?? [], saved);
+  }, [hub, datasources, saved]);
   return useSyncExternalStore(hub.subscribe, hub.getSnapshot);
 }
