@@ -1,6 +1,6 @@
 // Stopping `towpath stream` on a real terminal while the controller never acknowledges the line in
 // flight (issue #17 item 5): Ctrl-C → prompt on screen (target 0.5 s), `e` → M112 at the controller
-// (target 20 ms; this includes the terminal and readline), and a second Ctrl-C → process gone
+// (target 20 ms; this includes the terminal; one key, no Enter), and a second Ctrl-C → process gone
 // (target 1 s). Three runs each, reported as best and median.
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,7 +32,7 @@ async function once(finish: 'estop' | 'abort') {
     if (finish === 'estop') {
       // The fake stamps M112 with the system clock (performance.now()), as `started` is.
       started = systemClock.now();
-      terminal.type('e\r');
+      terminal.type('e');
       await fake.until(() => fake.estopAt !== undefined, 10_000, 'M112');
       after = (fake.estopAt ?? Number.NaN) - started;
       await terminal.exited;

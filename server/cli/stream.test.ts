@@ -10,12 +10,11 @@ import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
 import { type RecordingIo, recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, startNode } from '../testing/process.ts';
+import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { towpathOnTerminal } from '../testing/terminal.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 import { main } from './main.ts';
 import type { StreamIo } from './stream.ts';
-
-const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url).pathname;
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -209,7 +208,7 @@ describe('towpath stream', () => {
 
   it('streams a planned reference program as a real process', async () => {
     const { pair, fake } = await fakeOnPty();
-    const file = join(REFERENCE, 'simple_cylinder', 'expected-xab.gcode');
+    const file = join(REFERENCE_ROOT, 'simple_cylinder', 'expected-xab.gcode');
     const commands = prepareProgram(await readFile(file, 'latin1')).commands.map((c) => c.command);
     const child = streamProcess(file, pair.near);
     const finished = await child.finished;
@@ -295,31 +294,43 @@ describe('towpath stream against a controller that stops answering', () => {
   });
 });
 
+/** `towpath stream` on a terminal, paused by Ctrl-C while line 3 is in flight, its prompt on screen. */
+async function pausedOnTerminal(stallText?: string) {
+  const { pair, fake } = await stallAtLine3(stallText);
+  const { file } = await gcodeFile(10);
+  const terminal = towpathOnTerminal(['stream', file, '--port', pair.near, '--timeout', '600']);
+  cleanups.push(async () => terminal.kill());
+  await fake.until(lineThreeSent(fake), 20_000, 'line 3');
+  terminal.type('\x03');
+  await terminal.shows(/Type r to resume, c to cancel, e for an emergency stop: /);
+  return { pair, fake, terminal };
+}
+
 describe('towpath stream on a terminal', () => {
-  it('shows the prompt on Ctrl-C while the line is in flight; e puts M112 on the wire', async () => {
-    const { pair, fake } = await stallAtLine3('busy: processing');
-    const { file } = await gcodeFile(10);
-    const terminal = towpathOnTerminal(['stream', file, '--port', pair.near, '--timeout', '600']);
-    cleanups.push(async () => terminal.kill());
-    await fake.until(lineThreeSent(fake), 20_000, 'line 3');
-    terminal.type('\x03');
-    await terminal.shows(/Type r to resume, c to cancel, e for an emergency stop/);
+  it('shows the prompt on Ctrl-C while the line is in flight; the key e alone puts M112 on the wire', async () => {
+    const { fake, terminal } = await pausedOnTerminal('busy: processing');
     expect(terminal.screen()).toContain('Pausing after line 3 of 10, the line in flight');
     expect(fake.estopAt).toBeUndefined();
-    terminal.type('e\r');
+    // One key, no Enter: an operator reaching for the e-stop does not look for a second key.
+    terminal.type('e');
     await fake.until(() => fake.estopAt !== undefined, 10_000, 'M112');
     expect(await terminal.exited).toBe(3);
     expect(fake.commands).toHaveLength(2);
   });
 
-  it('aborts on a second Ctrl-C at the prompt: exit 130 within the job, port closed', async () => {
-    const { pair, fake } = await stallAtLine3();
-    const { file } = await gcodeFile(10);
-    const terminal = towpathOnTerminal(['stream', file, '--port', pair.near, '--timeout', '600']);
-    cleanups.push(async () => terminal.kill());
-    await fake.until(lineThreeSent(fake), 20_000, 'line 3');
+  it('hands the terminal back after r: the next Ctrl-C is a signal again and aborts the line in flight', async () => {
+    const { fake, terminal } = await pausedOnTerminal();
+    terminal.type('r');
+    await terminal.shows(/emergency stop: r\r?\n/);
+    // Were the terminal left raw, this Ctrl-C would be a byte nobody reads and the job would go on.
     terminal.type('\x03');
-    await terminal.shows(/Type r to resume/);
+    expect(await terminal.exited).toBe(130);
+    expect(terminal.screen()).toContain('Aborted while line 3 was in flight');
+    expect(fake.unframed).not.toContain('M112');
+  });
+
+  it('aborts on a second Ctrl-C at the prompt: exit 130 within the job, port closed', async () => {
+    const { pair, fake, terminal } = await pausedOnTerminal();
     terminal.type('\x03');
     expect(await terminal.exited).toBe(130);
     expect(terminal.screen()).toContain('Aborted while line 3 was in flight');

@@ -4,7 +4,6 @@
 // to resume, cancel or e-stop; the program is never restarted from line 1, and a second Ctrl-C or a
 // SIGTERM never waits on a controller that stopped answering.
 import { resolve } from 'node:path';
-import { createInterface } from 'node:readline/promises';
 import { pino } from 'pino';
 import { MachineError } from '../../engine/errors.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
@@ -25,6 +24,7 @@ import {
   UsageError,
   writeJson,
 } from './io.ts';
+import { keyPrompt, type Prompt } from './key-prompt.ts';
 
 /** CliIo plus what only streaming needs; both extras are for tests and default to the process. */
 export interface StreamIo extends CliIo {
@@ -322,28 +322,14 @@ function stopOnSignal(machine: StreamMachine, io: StreamIo, progress: { finish()
   };
 }
 
-/** Asks the operator on the terminal; Ctrl-C while asking calls `onInterrupt`. */
-export type Prompt = (
-  question: string,
-  signal: AbortSignal,
-  onInterrupt: () => void,
-) => Promise<string | null>;
-
+/** The pause question on the terminal, answered by one key; none when nobody can answer. */
 function terminalPrompt(): Prompt | null {
   if (!process.stdin.isTTY) return null;
-  return async (question, signal, onInterrupt) => {
-    const readline = createInterface({ input: process.stdin, output: process.stderr });
-    // The terminal hands a Ctrl-C during the question to readline, not to the process.
-    readline.on('SIGINT', onInterrupt);
-    try {
-      return await readline.question(question, { signal });
-    } catch {
-      return null;
-    } finally {
-      readline.close();
-    }
-  };
+  return keyPrompt({ input: process.stdin, output: process.stderr, keys: PAUSE_KEYS });
 }
+
+/** The pause question's answers: resume, cancel, emergency stop. */
+const PAUSE_KEYS = ['r', 'c', 'e'] as const;
 
 function count(n: number): string {
   return n.toLocaleString('en');
