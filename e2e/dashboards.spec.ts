@@ -111,12 +111,18 @@ test('sharing by link: refused until the policy allows, seen anonymously, and cu
   await editor.getByRole('button', { name: 'Share' }).click();
   const share = editor.getByRole('dialog', { name: /Share/ });
   const visibility = share.getByRole('radiogroup', { name: 'Visibility' });
+  // Each radio is named by its word; the hint is its description.
+  for (const name of ['Private', 'Link', 'Public'])
+    await expect(visibility.getByRole('radio', { name, exact: true })).toHaveCount(1);
+  await expect(visibility.getByRole('radio', { name: 'Link', exact: true })).toHaveAccessibleDescription(
+    'Also anyone with the link, without an account.',
+  );
   // A refused change leaves the choice where it was, so this is a click, not a check.
-  await visibility.getByRole('radio', { name: /Link/ }).click();
+  await visibility.getByRole('radio', { name: 'Link', exact: true }).click();
   // Editors may not publish by default: the refusal explains the policy.
   await expect(share.getByRole('alert')).toContainText('Editors are not allowed to publish dashboards');
   await expect(share.getByRole('alert')).toContainText('auth policy lets editors publish');
-  await expect(visibility.getByRole('radio', { name: /Private/ })).toBeChecked();
+  await expect(visibility.getByRole('radio', { name: 'Private', exact: true })).toBeChecked();
 
   await admin.getByRole('tab', { name: 'Policy' }).click();
   await admin.getByLabel('Editors may publish dashboards (Link and Public)').check();
@@ -124,8 +130,8 @@ test('sharing by link: refused until the policy allows, seen anonymously, and cu
   await expect(admin.getByText('Policy saved.')).toBeVisible();
 
   // The choice shows once the server has taken it.
-  await visibility.getByRole('radio', { name: /Link/ }).click();
-  await expect(visibility.getByRole('radio', { name: /Link/ })).toBeChecked();
+  await visibility.getByRole('radio', { name: 'Link', exact: true }).click();
+  await expect(visibility.getByRole('radio', { name: 'Link', exact: true })).toBeChecked();
   firstLink = await share.getByLabel('Share link').inputValue();
   expect(firstLink).toMatch(new RegExp(`^${core.url}/s/[A-Za-z0-9_-]{32}$`));
 

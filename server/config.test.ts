@@ -9,6 +9,7 @@ describe('loadConfig', () => {
   it('gives the documented defaults', () => {
     const config = loadConfig({}, linux);
     expect(config.lan).toEqual({ host: '0.0.0.0', port: 4001 });
+    expect(config.publicUrl).toBeNull();
     expect(config.winding).toEqual({ host: '127.0.0.1', port: 8000, allowedRoots: ['/home/op', tmpdir()] });
     expect(config.dataDir).toBe('/home/op/.local/share/towpath');
     expect(config.logLevel).toBe('info');
@@ -43,6 +44,16 @@ describe('loadConfig', () => {
   it('accepts API_HOST as an alias of HOST, HOST winning', () => {
     expect(loadConfig({ API_HOST: '10.0.0.5' }, linux).lan.host).toBe('10.0.0.5');
     expect(loadConfig({ API_HOST: '10.0.0.5', HOST: '127.0.0.1' }, linux).lan.host).toBe('127.0.0.1');
+  });
+
+  it('reads PUBLIC_URL as an origin and refuses one with a path', () => {
+    expect(loadConfig({ PUBLIC_URL: 'http://Winder.local:4001/' }, linux).publicUrl).toBe(
+      'http://winder.local:4001',
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'http://winder.local/towpath' }, linux)).toThrow(
+      'invalid PUBLIC_URL="http://winder.local/towpath": PUBLIC_URL must be an http(s) origin',
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'ftp://winder.local' }, linux)).toThrow(ConfigError);
   });
 
   it('treats empty values as unset', () => {

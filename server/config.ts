@@ -44,8 +44,30 @@ const flag = (name: string) =>
     .refine((v) => ['1', 'true', '0', 'false'].includes(v), `${name} must be 1, true, 0 or false`)
     .transform((v) => v === '1' || v === 'true');
 
+/** An origin people on the LAN reach the workstation at: http(s), no credentials, path or query. */
+const publicUrl = z
+  .string()
+  .trim()
+  .refine((text) => {
+    try {
+      const url = new URL(text);
+      return (
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        url.username === '' &&
+        url.password === '' &&
+        url.pathname === '/' &&
+        url.search === '' &&
+        url.hash === ''
+      );
+    } catch {
+      return false;
+    }
+  }, 'PUBLIC_URL must be an http(s) origin such as http://winder.local:4001, without a path')
+  .transform((text) => new URL(text).origin);
+
 const envSchema = z.object({
   HOST: host('HOST').optional(),
+  PUBLIC_URL: publicUrl.optional(),
   API_HOST: host('API_HOST').optional(),
   PORT: port('PORT').default(4001),
   WINDING_HOST: host('WINDING_HOST').default('127.0.0.1'),
@@ -125,6 +147,11 @@ export interface ApiConfig {
 
 export interface Config {
   lan: { host: string; port: number };
+  /**
+   * `PUBLIC_URL`: where people on the LAN reach the LAN door, for the links the screens hand out
+   * (share, invite, reset); null = the LAN door's own address (server/lan/links.ts).
+   */
+  publicUrl: string | null;
   winding: {
     host: string;
     port: number;
@@ -211,6 +238,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
   const e = parsed.data;
   return {
     lan: { host: e.HOST ?? e.API_HOST ?? '0.0.0.0', port: e.PORT },
+    publicUrl: e.PUBLIC_URL ?? null,
     winding: {
       host: e.WINDING_HOST,
       port: e.WINDING_PORT,

@@ -127,6 +127,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       guards: { allowedHosts: config.allowedHosts, corsOrigins: config.api.corsOrigins },
       timeouts: options.httpTimeouts,
       tasks: config.tasks,
+      links: { publicUrl: config.publicUrl, host: config.lan.host },
     }),
   );
 

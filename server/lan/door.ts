@@ -9,6 +9,7 @@ import type { Logger } from '../log.ts';
 import { type MachineForwardOptions, machineForwardRoutes } from '../machine/forward.ts';
 import { taskRoutes } from '../tasks/routes.ts';
 import { doorsRoutes } from './doors.ts';
+import { type LinksOptions, linksRoute } from './links.ts';
 import { serveRenderer } from './renderer.ts';
 import { widgetFrameRoute } from './widget-frame.ts';
 
@@ -30,6 +31,8 @@ export interface LanDoorOptions {
   timeouts?: HttpTimeouts;
   /** Mounts /api/tasks/* (the operator's task app, loopback only) when given the bridge's env. */
   tasks?: BridgeEnv;
+  /** Where the links the screens hand out point (`/api/links`); the page's origin when not given. */
+  links?: LinksOptions;
 }
 
 /** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
@@ -44,12 +47,14 @@ export async function buildLanDoor({
   guards = { allowedHosts: [], corsOrigins: [] },
   timeouts,
   tasks,
+  links,
 }: LanDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(logger, 'lan', undefined, timeouts);
   // First, so every route below (GraphQL included) is behind them.
   requestGuards(app, { hosts: 'any', ...guards });
   await app.register(healthRoute);
   await app.register(doorsRoutes, { winding, clientAddresses });
+  if (links) await app.register(linksRoute, links);
   if (graphql) await graphql(app);
   if (gateway) await gateway(app);
   if (machine) await app.register(machineForwardRoutes, { ...machine, clientAddresses });

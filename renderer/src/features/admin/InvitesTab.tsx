@@ -7,10 +7,12 @@ import {
   ListPendingInvitesDocument,
   type UserRole,
 } from '../../lib/graphql/generated.ts';
+import { useLinkBase } from '../../lib/links.ts';
 import { Field, Problem, TextField } from '../../ui/Field.tsx';
 import { OneTimeSecret } from './OneTimeSecret.tsx';
 
 export function InvitesTab() {
+  const linkBase = useLinkBase();
   const [invites, refetch] = useQuery({ query: ListPendingInvitesDocument, requestPolicy: 'network-only' });
   const [created, create] = useMutation(AdminCreateInviteDocument);
   const [revoked, revoke] = useMutation(AdminRevokeInviteDocument);
@@ -58,7 +60,7 @@ export function InvitesTab() {
         {made && (
           <OneTimeSecret
             label="Invite link"
-            value={`${window.location.origin}/invite/${encodeURIComponent(made.token)}`}
+            value={`${linkBase}/invite/${encodeURIComponent(made.token)}`}
             note={`For ${made.invite.email} (${made.invite.role.toLowerCase()}), valid until ${new Date(made.invite.expiresAt).toLocaleString()}. Towpath sends no e-mail: pass the link on yourself. It is shown only now.`}
           />
         )}

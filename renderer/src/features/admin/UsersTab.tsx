@@ -9,12 +9,14 @@ import {
   ListAllUsersDocument,
   type UserRole,
 } from '../../lib/graphql/generated.ts';
+import { useLinkBase } from '../../lib/links.ts';
 import { Checkbox, Field, Problem, TextField } from '../../ui/Field.tsx';
 import { OneTimeSecret } from './OneTimeSecret.tsx';
 
 const ROLES: UserRole[] = ['VIEWER', 'EDITOR', 'ADMIN'];
 
 export function UsersTab() {
+  const linkBase = useLinkBase();
   const [users, refetch] = useQuery({ query: ListAllUsersDocument, requestPolicy: 'network-only' });
   const [created, create] = useMutation(AdminCreateUserDocument);
   const [updated, update] = useMutation(AdminUpdateUserDocument);
@@ -124,7 +126,7 @@ export function UsersTab() {
         {reset.data && resetFor && (
           <OneTimeSecret
             label="Reset link"
-            value={`${window.location.origin}/reset/${encodeURIComponent(reset.data.adminIssuePasswordReset.token)}`}
+            value={`${linkBase}/reset/${encodeURIComponent(reset.data.adminIssuePasswordReset.token)}`}
             note={`For ${resetFor}, valid until ${new Date(reset.data.adminIssuePasswordReset.expiresAt).toLocaleString()}. Hand it over in person or by chat; it is not shown again.`}
           />
         )}

@@ -12,6 +12,7 @@ import {
   UpsertDashboardAccessDocument,
 } from '../../lib/graphql/generated.ts';
 import { useMe } from '../../lib/graphql/me.ts';
+import { useLinkBase } from '../../lib/links.ts';
 import { Dialog } from '../../ui/Dialog.tsx';
 import { Field, Problem, TextField } from '../../ui/Field.tsx';
 import type { DashboardRecord } from './useDashboard.ts';
@@ -29,8 +30,8 @@ const VISIBILITIES: { value: DashboardVisibility; label: string; hint: string }[
 const PUBLISH_REFUSED =
   'Publishing (Link or Public) is for admins unless the auth policy lets editors publish. Ask an admin to share this dashboard or to allow editors to publish.';
 
-export function shareLink(shareToken: string): string {
-  return `${window.location.origin}/s/${encodeURIComponent(shareToken)}`;
+export function shareLink(base: string, shareToken: string): string {
+  return `${base}/s/${encodeURIComponent(shareToken)}`;
 }
 
 async function copyText(text: string): Promise<boolean> {
@@ -45,6 +46,7 @@ async function copyText(text: string): Promise<boolean> {
 export function ShareDialog({ dashboard, onClose }: { dashboard: DashboardRecord; onClose: () => void }) {
   const id = dashboard._id;
   const { user } = useMe();
+  const linkBase = useLinkBase();
   const [visibility, setVisibility] = useMutation(SetDashboardVisibilityDocument);
   const [rotation, rotate] = useMutation(RotateDashboardShareTokenDocument);
   const [collaborators, refetchCollaborators] = useQuery({
@@ -87,19 +89,25 @@ export function ShareDialog({ dashboard, onClose }: { dashboard: DashboardRecord
           Visibility
         </p>
         {VISIBILITIES.map((v) => (
-          <label key={v.value} className="share__choice">
+          // The radio is named by its word alone; the hint describes it.
+          <div key={v.value} className="share__choice">
             <input
+              id={`share-visibility-${v.value}`}
               type="radio"
               name="visibility"
               value={v.value}
               checked={current.visibility === v.value}
               disabled={visibility.fetching}
+              aria-describedby={`share-visibility-${v.value}-hint`}
               onChange={() => changeVisibility(v.value)}
             />
             <span>
-              {v.label} <span className="form__hint">{v.hint}</span>
+              <label htmlFor={`share-visibility-${v.value}`}>{v.label}</label>{' '}
+              <span id={`share-visibility-${v.value}-hint`} className="form__hint">
+                {v.hint}
+              </span>
             </span>
-          </label>
+          </div>
         ))}
       </div>
       {visibility.error && (
@@ -114,7 +122,7 @@ export function ShareDialog({ dashboard, onClose }: { dashboard: DashboardRecord
           <input
             id="share-link"
             readOnly
-            value={shareLink(current.shareToken)}
+            value={shareLink(linkBase, current.shareToken)}
             onFocus={(e) => e.target.select()}
           />
           <div className="toolbar">
@@ -123,7 +131,7 @@ export function ShareDialog({ dashboard, onClose }: { dashboard: DashboardRecord
               className="button"
               onClick={async () =>
                 setStatus(
-                  (await copyText(shareLink(current.shareToken as string)))
+                  (await copyText(shareLink(linkBase, current.shareToken as string)))
                     ? 'Link copied'
                     : 'Select the link and copy it',
                 )
