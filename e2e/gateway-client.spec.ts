@@ -37,7 +37,7 @@ test.beforeAll(async () => {
   const token = signIn.data?.authUser.token as string;
   const created = await gql<{ createDashboard: { _id: string } }>(
     core.lan,
-    'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id } }',
+    'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id } }',
     {
       token,
       variables: {

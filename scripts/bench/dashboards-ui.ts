@@ -99,13 +99,13 @@ export const bench: Bench = async (report) => {
     const token = signedIn.authUser?.token as string;
     const profile = await gql(
       lan,
-      'mutation($i: CreateBrokerProfileInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
+      'mutation($i: BrokerProfileCreateInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
       { i: { name: 'Bench broker', brokerUrl: stack.brokerUrl, topicAllowlist: ['shop/#'] } },
       token,
     );
     await gql(
       lan,
-      'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id } }',
+      'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id } }',
       { i: benchDashboard(profile.adminCreateBrokerProfile?._id as string) },
       token,
     );

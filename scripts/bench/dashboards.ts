@@ -78,7 +78,7 @@ export const bench: Bench = async (report) => {
     for (let round = 1; round <= 100; round++) {
       const write = await call(
         lan,
-        'mutation($id: ID!, $r: Int!) { updateDashboard(_id: $id, input: { columns: 3, expectedDocumentRevision: $r }) { documentRevision } }',
+        'mutation($id: ID!, $r: Int!) { updateDashboard(_id: $id, dashboard: { columns: 3, expectedDocumentRevision: $r }) { documentRevision } }',
         { id: touched, r: round },
         admin,
       );
@@ -119,7 +119,7 @@ export const bench: Bench = async (report) => {
       const arrived = Promise.all(subscribers.map((subscriber) => subscriber.next()));
       const answer = await call(
         lan,
-        'mutation($id: ID!, $r: Int!) { updateDashboard(_id: $id, input: { columns: 4, expectedDocumentRevision: $r }) { documentRevision } }',
+        'mutation($id: ID!, $r: Int!) { updateDashboard(_id: $id, dashboard: { columns: 4, expectedDocumentRevision: $r }) { documentRevision } }',
         { id: target, r: round + 100 },
         admin,
       );
@@ -143,7 +143,7 @@ export const bench: Bench = async (report) => {
         while (performance.now() < until) {
           const answer = await call(
             lan,
-            'mutation($id: ID!, $r: Int!, $t: String!) { updateDashboard(_id: $id, input: { title: $t, expectedDocumentRevision: $r }) { documentRevision } }',
+            'mutation($id: ID!, $r: Int!, $t: String!) { updateDashboard(_id: $id, dashboard: { title: $t, expectedDocumentRevision: $r }) { documentRevision } }',
             { id: contested, r: revision, t: `writer ${w}` },
             editor,
           );

@@ -55,7 +55,7 @@ export const bench: Bench = async (report) => {
     const credentialId = (credential.adminCreateCredentialProfile as { _id: string })._id;
     const made = await call(
       lan,
-      'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id } }',
+      'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id } }',
       {
         i: {
           title: 'Bench line',

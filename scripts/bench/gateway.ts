@@ -56,7 +56,7 @@ async function admin(lan: string) {
 async function publicDashboard(lan: string, datasources: unknown[]): Promise<string> {
   const call = await admin(lan);
   const made = await call<{ _id: string }>(
-    'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id } }',
+    'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id } }',
     { i: { title: 'Bench', version: 'towpath 0.1.0', visibility: 'PUBLIC', datasources } },
     'createDashboard',
   );
@@ -82,7 +82,7 @@ async function fanOut(report: Parameters<Bench>[0]) {
   try {
     const call = await admin(core.lan);
     const brokerProfile = await call<{ _id: string }>(
-      'mutation($i: CreateBrokerProfileInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
+      'mutation($i: BrokerProfileCreateInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
       { i: { name: 'Bench broker', brokerUrl: broker.url, allowPublicUse: true } },
       'adminCreateBrokerProfile',
     );

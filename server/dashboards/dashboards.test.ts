@@ -7,8 +7,8 @@ import type { GraphqlResponse } from '../testing/graphql.ts';
 const FIELDS =
   '_id title version image datasources columns width panes settings visibility shareToken shareTokenVersion documentRevision user acl { userId accessLevel grantedBy } isOwner canEdit canManageSharing';
 
-const CREATE = `mutation($input: CreateDashboardInput!) { createDashboard(input: $input) { ${FIELDS} } }`;
-const UPDATE = `mutation($id: ID!, $input: UpdateDashboardInput!) { updateDashboard(_id: $id, input: $input) { ${FIELDS} } }`;
+const CREATE = `mutation($input: CreateDashboardInput!) { createDashboard(dashboard: $input) { ${FIELDS} } }`;
+const UPDATE = `mutation($id: ID!, $input: UpdateDashboardInput!) { updateDashboard(_id: $id, dashboard: $input) { ${FIELDS} } }`;
 const GET = `query($id: ID!) { dashboard(_id: $id) { ${FIELDS} } }`;
 
 type Caller = 'anonymous' | 'admin' | 'editor' | 'viewer' | 'sa' | { token: string };
@@ -75,6 +75,39 @@ describe('createDashboard', () => {
       canManageSharing: true,
     });
     expect(dashboard._id).toMatch(/^[0-9a-f]{24}$/);
+  });
+
+  it('refuses a missing dashboard argument, which the contract lets be null, as BAD_USER_INPUT', async () => {
+    for (const query of [
+      'mutation { createDashboard { _id } }',
+      'mutation { createDashboard(dashboard: null) { _id } }',
+    ])
+      expect(errorOf(await f.call(query, undefined, 'editor'))).toEqual({
+        code: 'BAD_USER_INPUT',
+        message: 'dashboard is required',
+      });
+    // The role rule answers first.
+    expect(errorOf(await f.call('mutation { createDashboard { _id } }', undefined, 'viewer'))).toEqual({
+      code: 'FORBIDDEN',
+      message: 'Editor role required',
+    });
+  });
+
+  it('hands a null datasource or pane to the document rules instead of refusing the variables', async () => {
+    const answer = (input: Record<string, unknown>) =>
+      f.call(CREATE, { input: { title: 'x', version: '1', ...input } }, 'editor');
+    const nullSource = await answer({ datasources: [null] });
+    expect(nullSource.status).toBe(200);
+    expect(errorOf(nullSource)).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: 'Invalid datasource at index 0: entry must be an object',
+    });
+    const nullPane = await answer({ panes: [{ id: 'a', layout: { x: 0, y: 0, w: 1, h: 1 } }, null] });
+    expect(nullPane.status).toBe(200);
+    expect(errorOf(nullPane)).toEqual({
+      code: 'BAD_USER_INPUT',
+      message: 'Invalid pane at index 1: pane must be an object',
+    });
   });
 
   it.each([
@@ -181,7 +214,7 @@ const MATRIX: {
   {
     name: 'updateDashboard',
     query:
-      'mutation($id: ID!) { updateDashboard(_id: $id, input: { columns: 4, expectedDocumentRevision: 1 }) { documentRevision } }',
+      'mutation($id: ID!) { updateDashboard(_id: $id, dashboard: { columns: 4, expectedDocumentRevision: 1 }) { documentRevision } }',
     expect: { anonymous: U, sa: U, outsider: NF, viewer: EDIT, editor: OK, editor2: OK, admin: OK },
   },
   {
@@ -216,7 +249,7 @@ const MATRIX: {
   },
   {
     name: 'transferDashboardOwnership',
-    query: 'mutation($id: ID!, $u: ID!) { transferDashboardOwnership(_id: $id, userId: $u) { _id } }',
+    query: 'mutation($id: ID!, $u: ID!) { transferDashboardOwnership(_id: $id, newOwnerUserId: $u) { _id } }',
     expect: { anonymous: U, sa: U, outsider: NF, viewer: TRANSFER, editor2: TRANSFER },
   },
   {
@@ -404,6 +437,18 @@ describe('updateDashboard (§8.5)', () => {
     expect(errorOf(await updateAs('editor', id, { expectedDocumentRevision: 1 }))).toEqual(
       bad('No fields to update'),
     );
+    // Without a dashboard argument (nullable in the contract) there is nothing to update either.
+    for (const query of [
+      'mutation($id: ID!) { updateDashboard(_id: $id) { _id } }',
+      'mutation($id: ID!) { updateDashboard(_id: $id, dashboard: null) { _id } }',
+    ])
+      expect(errorOf(await f.call(query, { id }, 'editor'))).toEqual(bad('No fields to update'));
+    expect(
+      errorOf(await updateAs('editor', id, { datasources: [null], expectedDocumentRevision: 1 })),
+    ).toEqual(bad('Invalid datasource at index 0: entry must be an object'));
+    expect(errorOf(await updateAs('editor', id, { panes: [null], expectedDocumentRevision: 1 }))).toEqual(
+      bad('Invalid pane at index 0: pane must be an object'),
+    );
     expect(errorOf(await updateAs('editor', id, { visibility: 'PRIVATE', title: 'x' }))).toEqual(
       bad('Change visibility with setDashboardVisibility, not together with document fields'),
     );
@@ -516,6 +561,22 @@ describe('sharing, ACL and ownership (§8.6, §8.7)', () => {
       code: 'NOT_FOUND',
       message: 'User not found',
     });
+    // A malformed address is the caller's input error, not an unknown user (§1).
+    for (const malformed of ['not-an-email', 'a@b', 'two@@towpath.test'])
+      expect(errorOf(await upsert(malformed))).toEqual({
+        code: 'BAD_USER_INPUT',
+        message: 'Invalid email address',
+      });
+    // Still after the capability check (§4's precedence): who may not share learns nothing more.
+    expect(
+      errorOf(
+        await f.call(
+          'mutation($id: ID!) { upsertDashboardAccess(_id: $id, email: "junk", accessLevel: VIEWER) { _id } }',
+          { id },
+          'viewer',
+        ),
+      ),
+    ).toEqual(NF);
     expect(errorOf(await upsert('editor@towpath.test'))).toEqual(
       F('Owner access is managed through ownership only'),
     );
@@ -540,7 +601,7 @@ describe('sharing, ACL and ownership (§8.6, §8.7)', () => {
     ]);
     const transfer = (userId: string, as: Caller = 'editor') =>
       f.call(
-        `mutation($id: ID!, $u: ID!) { transferDashboardOwnership(_id: $id, userId: $u) { ${FIELDS} } }`,
+        `mutation($id: ID!, $u: ID!) { transferDashboardOwnership(_id: $id, newOwnerUserId: $u) { ${FIELDS} } }`,
         { id, u: userId },
         as,
       );

@@ -29,7 +29,7 @@ describe('dashboards across offboarding and restarts', () => {
         ((await f.call('{ me { _id } }', undefined, leaver)).data?.me as { _id: string } | undefined)?._id ??
         '';
       const created = await f.call(
-        'mutation { createDashboard(input: { title: "Line 1", version: "1" }) { _id } }',
+        'mutation { createDashboard(dashboard: { title: "Line 1", version: "1" }) { _id } }',
         undefined,
         leaver,
       );
@@ -45,7 +45,7 @@ describe('dashboards across offboarding and restarts', () => {
         leaver,
       );
       const kept = await f.call(
-        'mutation { createDashboard(input: { title: "Kept", version: "1" }) { _id } }',
+        'mutation { createDashboard(dashboard: { title: "Kept", version: "1" }) { _id } }',
         undefined,
         'editor',
       );
@@ -57,7 +57,7 @@ describe('dashboards across offboarding and restarts', () => {
       );
       for (let revision = 1; revision <= 3; revision += 1)
         await f.call(
-          'mutation($id: ID!, $r: Int!) { updateDashboard(_id: $id, input: { columns: 4, expectedDocumentRevision: $r }) { _id } }',
+          'mutation($id: ID!, $r: Int!) { updateDashboard(_id: $id, dashboard: { columns: 4, expectedDocumentRevision: $r }) { _id } }',
           { id: keptId, r: revision },
           'editor',
         );

@@ -4,6 +4,7 @@
 // the commit. Callers (GraphQL today, the gateway and CLI later) only shape input and output.
 import { randomBytes } from 'node:crypto';
 import type { AuditEntry } from '../auth/audit-log.ts';
+import { INVALID_EMAIL, isValidEmail, normaliseEmail } from '../auth/email.ts';
 import type { Principal } from '../auth/principal.ts';
 import { type Clock, iso, newEntityId } from '../auth/tokens.ts';
 import type {
@@ -550,8 +551,11 @@ export class DashboardService {
 
   // ---- ACL and ownership (§8.7) ----
 
-  upsertAccess(caller: Principal, id: string, email: string, accessLevel: AccessLevel): DashboardView {
+  upsertAccess(caller: Principal, id: string, rawEmail: string, accessLevel: AccessLevel): DashboardView {
     const { row, user } = this.#withCapability(caller, id, 'edit', NOT_ALLOWED.share);
+    // A malformed address is the caller's mistake, not an unknown user (§1).
+    const email = normaliseEmail(rawEmail);
+    if (!isValidEmail(email)) fail('BAD_USER_INPUT', INVALID_EMAIL);
     const target = this.#store.users.byEmail(email);
     if (!target?.active) return fail('NOT_FOUND', USER_NOT_FOUND);
     if (target.id === row.ownerId) fail('FORBIDDEN', OWNER_ACCESS);

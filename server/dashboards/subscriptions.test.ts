@@ -24,7 +24,7 @@ afterAll(() => f?.ws.dispose());
 
 async function sharedDashboard(): Promise<string> {
   const created = await f.call(
-    'mutation { createDashboard(input: { title: "Floor", version: "1" }) { _id } }',
+    'mutation { createDashboard(dashboard: { title: "Floor", version: "1" }) { _id } }',
     undefined,
     'editor',
   );
@@ -40,7 +40,7 @@ async function sharedDashboard(): Promise<string> {
 
 const update = (id: string, title: string, expected: number) =>
   f.call(
-    'mutation($id: ID!, $t: String!, $r: Int!) { updateDashboard(_id: $id, input: { title: $t, expectedDocumentRevision: $r }) { documentRevision } }',
+    'mutation($id: ID!, $t: String!, $r: Int!) { updateDashboard(_id: $id, dashboard: { title: $t, expectedDocumentRevision: $r }) { documentRevision } }',
     { id, t: title, r: expected },
     'editor',
   );
@@ -110,7 +110,7 @@ describe.each(['/graphql', '/graphql/stream'] as const)('subscription dashboard 
       ],
     });
     const created = await f.call(
-      'mutation { createDashboard(input: { title: "Mine", version: "1" }) { _id } }',
+      'mutation { createDashboard(dashboard: { title: "Mine", version: "1" }) { _id } }',
       undefined,
       'editor',
     );

@@ -36,7 +36,7 @@ it('keeps secrets, service-account tokens and JWTs out of the database file, its
   const admin = (query: string, variables: Record<string, unknown> = {}) => f.call(query, variables, 'admin');
   const credential = dataOf<{ _id: string }>(
     await admin(
-      'mutation($i: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
+      'mutation($i: CredentialProfileCreateInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
       { i: { name: 'PLC', type: 'BEARER', secret: { token: BEARER_SECRET }, allowPublicUse: true } },
     ),
     'adminCreateCredentialProfile',
@@ -46,7 +46,7 @@ it('keeps secrets, service-account tokens and JWTs out of the database file, its
     'setAuthPolicy',
   );
   const dashboard = dataOf<{ _id: string; shareToken: string }>(
-    await admin('mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }', {
+    await admin('mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id shareToken } }', {
       i: {
         title: 'Line',
         version: 'towpath 0.1.0',

@@ -17,7 +17,7 @@ const seen: { url: string; headers: Record<string, unknown> }[] = [];
 async function board(f: Fixture, datasources: unknown[]) {
   return dataOf<{ _id: string; shareToken: string }>(
     await f.call(
-      'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+      'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id shareToken } }',
       { i: { title: `B ${Math.random()}`, version: 'towpath 0.1.0', visibility: 'PUBLIC', datasources } },
       'admin',
     ),
@@ -82,7 +82,7 @@ describe('fetch relay (§2)', () => {
   it('relays an http datasource with the credential applied and answers the §2.3 shape', async () => {
     const credential = dataOf<{ _id: string }>(
       await allowed.call(
-        'mutation($i: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
+        'mutation($i: CredentialProfileCreateInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
         { i: { name: 'Cells', type: 'BEARER', secret: { token: 'cell-token-7' }, allowPublicUse: true } },
         'admin',
       ),

@@ -17,7 +17,7 @@ const titles = async (as: Parameters<Fixture['call']>[2]) => {
 
 async function create(as: 'editor' | 'admin', title: string) {
   const response = await f.call(
-    'mutation($t: String!) { createDashboard(input: { title: $t, version: "1" }) { _id } }',
+    'mutation($t: String!) { createDashboard(dashboard: { title: $t, version: "1" }) { _id } }',
     { t: title },
     as,
   );

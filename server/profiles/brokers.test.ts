@@ -5,12 +5,12 @@ import { dataOf, errorOf } from '../testing/graphql.ts';
 
 const FIELDS =
   '_id name protocol description brokerUrl tls credentialProfileId allowPublicUse topicAllowlist createdAt updatedAt';
-const CREATE = `mutation($input: CreateBrokerProfileInput!) { adminCreateBrokerProfile(input: $input) { ${FIELDS} } }`;
-const UPDATE = `mutation($id: ID!, $input: UpdateBrokerProfileInput!) { adminUpdateBrokerProfile(_id: $id, input: $input) { ${FIELDS} } }`;
+const CREATE = `mutation($input: BrokerProfileCreateInput!) { adminCreateBrokerProfile(input: $input) { ${FIELDS} } }`;
+const UPDATE = `mutation($id: ID!, $input: BrokerProfileUpdateInput!) { adminUpdateBrokerProfile(_id: $id, input: $input) { ${FIELDS} } }`;
 const DELETE = `mutation($id: ID!) { adminDeleteBrokerProfile(_id: $id) { ${FIELDS} } }`;
-const LIST = `query($p: BrokerProtocol) { brokerProfiles(protocol: $p) { ${FIELDS} } }`;
+const LIST = `query($p: BrokerProfileProtocol) { brokerProfiles(protocol: $p) { ${FIELDS} } }`;
 const CREATE_CREDENTIAL =
-  'mutation($input: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $input) { _id } }';
+  'mutation($input: CredentialProfileCreateInput!) { adminCreateCredentialProfile(input: $input) { _id } }';
 const PEM = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n';
 
 type Broker = Record<string, unknown> & { _id: string; name: string };

@@ -14,8 +14,8 @@ import { SecretSealer } from './envelope.ts';
 const KEY = randomBytes(32).toString('base64url');
 const FIELDS =
   '_id name type description allowPublicUse metadata secretShape secretNeedsReentry createdAt updatedAt';
-const CREATE = `mutation($input: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $input) { ${FIELDS} } }`;
-const UPDATE = `mutation($id: ID!, $input: UpdateCredentialProfileInput!) { adminUpdateCredentialProfile(_id: $id, input: $input) { ${FIELDS} } }`;
+const CREATE = `mutation($input: CredentialProfileCreateInput!) { adminCreateCredentialProfile(input: $input) { ${FIELDS} } }`;
+const UPDATE = `mutation($id: ID!, $input: CredentialProfileUpdateInput!) { adminUpdateCredentialProfile(_id: $id, input: $input) { ${FIELDS} } }`;
 const DELETE = `mutation($id: ID!) { adminDeleteCredentialProfile(_id: $id) { ${FIELDS} } }`;
 const LIST = `{ credentialProfiles { ${FIELDS} } }`;
 

@@ -37,7 +37,7 @@ const HTTP = {
 
 async function dashboard(name: string, visibility: string, datasources: unknown[]) {
   const made = await f.call(
-    'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+    'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id shareToken } }',
     { i: { title: name, version: 'towpath 0.1.0', visibility, datasources } },
     'editor',
   );
@@ -48,7 +48,7 @@ async function dashboard(name: string, visibility: string, datasources: unknown[
 
 async function profile(input: Record<string, unknown>) {
   const made = await f.call(
-    'mutation($i: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
+    'mutation($i: CredentialProfileCreateInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
     { i: input },
     'admin',
   );
@@ -57,7 +57,7 @@ async function profile(input: Record<string, unknown>) {
 
 async function broker(input: Record<string, unknown>) {
   const made = await f.call(
-    'mutation($i: CreateBrokerProfileInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
+    'mutation($i: BrokerProfileCreateInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
     { i: input },
     'admin',
   );

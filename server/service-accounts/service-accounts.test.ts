@@ -11,7 +11,7 @@ let f: Fixture;
 
 const ACCOUNT_FIELDS = '_id name description scopes active lastUsedAt tokenCount createdAt updatedAt';
 const TOKEN_FIELDS =
-  '_id serviceAccountId label scopes tokenPreview expiresAt revokedAt lastUsedAt createdAt';
+  '_id serviceAccountId label scopes tokenPreview expiresAt revokedAt lastUsedAt createdAt updatedAt';
 
 interface Account {
   _id: string;
@@ -32,6 +32,7 @@ interface TokenRecord {
   revokedAt: string | null;
   lastUsedAt: string | null;
   createdAt: string;
+  updatedAt: string;
 }
 interface Issued {
   token: string;
@@ -43,18 +44,25 @@ const admin = (query: string, variables: Record<string, unknown> = {}) => f.call
 async function createAccount(input: Record<string, unknown>) {
   return dataOf<Account>(
     await admin(
-      `mutation($i: CreateServiceAccountInput!) { adminCreateServiceAccount(input: $i) { ${ACCOUNT_FIELDS} } }`,
+      `mutation($i: ServiceAccountInput!) { adminCreateServiceAccount(input: $i) { ${ACCOUNT_FIELDS} } }`,
       { i: input },
     ),
     'adminCreateServiceAccount',
   );
 }
 
-async function issue(serviceAccountId: string, input?: Record<string, unknown>) {
+async function issue(
+  serviceAccountId: string,
+  token: { label?: string | null; scopes?: string[] | null; expiresInHours?: number | null } = {},
+) {
   return dataOf<Issued>(
     await admin(
-      `mutation($id: ID!, $i: IssueServiceAccountTokenInput) { adminIssueServiceAccountToken(serviceAccountId: $id, input: $i) { token tokenRecord { ${TOKEN_FIELDS} } } }`,
-      { id: serviceAccountId, i: input },
+      `mutation($id: ID!, $label: String, $scopes: [ServiceAccountScope!], $hours: Int) {
+        adminIssueServiceAccountToken(serviceAccountId: $id, label: $label, scopes: $scopes, expiresInHours: $hours) {
+          token tokenRecord { ${TOKEN_FIELDS} }
+        }
+      }`,
+      { id: serviceAccountId, label: token.label, scopes: token.scopes, hours: token.expiresInHours },
     ),
     'adminIssueServiceAccountToken',
   );
@@ -112,7 +120,7 @@ describe('accounts', () => {
     expect(made._id).toMatch(/^[0-9a-f]{24}$/);
     const refusal = async (input: Record<string, unknown>) => {
       const response = await admin(
-        'mutation($i: CreateServiceAccountInput!) { adminCreateServiceAccount(input: $i) { _id } }',
+        'mutation($i: ServiceAccountInput!) { adminCreateServiceAccount(input: $i) { _id } }',
         { i: input },
       );
       return [errorCode(response), response.errors?.[0]?.message];
@@ -129,6 +137,9 @@ describe('accounts', () => {
       'BAD_USER_INPUT',
       'At least one scope is required',
     ]);
+    // scopes is optional in the input type, not in the rule.
+    for (const input of [{ name: 'Other' }, { name: 'Other', scopes: null }])
+      expect(await refusal(input)).toEqual(['BAD_USER_INPUT', 'At least one scope is required']);
     expect(await refusal({ name: 'LINE SCRAPER', scopes: ['OPS_READ'] })).toEqual([
       'BAD_USER_INPUT',
       'A service account with this name already exists',
@@ -288,7 +299,7 @@ describe('tokens', () => {
   it('takes scopes as a non-empty subset of the account, and clamps expiresInHours to 1–8760', async () => {
     const account = await createAccount({ name: 'Subset', scopes: ['OPS_READ', 'DATASOURCE_MINT'] });
     const bad = await admin(
-      'mutation($id: ID!) { adminIssueServiceAccountToken(serviceAccountId: $id, input: { scopes: [DATASOURCE_DIAGNOSTICS_READ] }) { token } }',
+      'mutation($id: ID!) { adminIssueServiceAccountToken(serviceAccountId: $id, scopes: [DATASOURCE_DIAGNOSTICS_READ]) { token } }',
       { id: account._id },
     );
     expect([errorCode(bad), bad.errors?.[0]?.message]).toEqual([
@@ -296,7 +307,7 @@ describe('tokens', () => {
       'Token scopes must be a subset of the service account scopes',
     ]);
     const empty = await admin(
-      'mutation($id: ID!) { adminIssueServiceAccountToken(serviceAccountId: $id, input: { scopes: [] }) { token } }',
+      'mutation($id: ID!) { adminIssueServiceAccountToken(serviceAccountId: $id, scopes: []) { token } }',
       { id: account._id },
     );
     expect(errorCode(empty)).toBe('BAD_USER_INPUT');
@@ -378,8 +389,14 @@ describe('tokens', () => {
     const { token, tokenRecord } = await issue(account._id);
     const revoke = (id: string) =>
       admin('mutation($id: ID!) { adminRevokeServiceAccountToken(_id: $id) }', { id });
+    expect(tokenRecord.updatedAt).toBe(tokenRecord.createdAt);
+    f.clock.advance(1000);
     expect(dataOf(await revoke(tokenRecord._id), 'adminRevokeServiceAccountToken')).toBe(true);
     expect((await revoke(tokenRecord._id)).data?.adminRevokeServiceAccountToken).toBe(false);
+    // A record changes only when it is revoked.
+    const revoked = (await tokensOf(account._id)).find((t) => t._id === tokenRecord._id);
+    expect(revoked?.revokedAt).toBe(new Date(f.clock()).toISOString());
+    expect(revoked?.updatedAt).toBe(revoked?.revokedAt);
     expect(await opsRead(token)).toBe('UNAUTHENTICATED');
     const unknown = await revoke('ffffffffffffffffffffffff');
     expect([errorCode(unknown), unknown.errors?.[0]?.message]).toEqual([

@@ -51,6 +51,8 @@ export interface ServiceAccountTokenView {
   revokedAt: string | null;
   lastUsedAt: string | null;
   createdAt: string;
+  /** A token record changes only when it is revoked (use is not a change): revokedAt, else createdAt. */
+  updatedAt: string;
 }
 
 export interface IssuedToken {
@@ -124,6 +126,7 @@ export class ServiceAccountService {
       revokedAt: row.revokedAt,
       lastUsedAt: row.lastUsedAt,
       createdAt: row.createdAt,
+      updatedAt: row.revokedAt ?? row.createdAt,
     };
   }
 
@@ -131,10 +134,10 @@ export class ServiceAccountService {
     return this.#deps.store.serviceAccounts.list().map((row) => this.#view(row));
   }
 
-  create(actorUserId: string, input: ServiceAccountInput & { name: string; scopes: Scope[] }) {
+  create(actorUserId: string, input: ServiceAccountInput & { name: string }) {
     const { store, clock } = this.#deps;
     const name = checkName(input.name);
-    const scopes = checkScopes(input.scopes);
+    const scopes = checkScopes(input.scopes ?? []);
     const description = checkDescription(input.description ?? '');
     const now = iso(clock());
     const row: ServiceAccountRow = {

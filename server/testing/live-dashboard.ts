@@ -20,12 +20,12 @@ export async function createMqttDashboard(
     return data;
   };
   const profile = await call<{ _id: string }>(
-    'mutation($i: CreateBrokerProfileInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
+    'mutation($i: BrokerProfileCreateInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
     { i: { name: 'Shop broker', brokerUrl, allowPublicUse: true, topicAllowlist: ['shop/#'] } },
     'adminCreateBrokerProfile',
   );
   const board = await call<{ _id: string; shareToken: string }>(
-    'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+    'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id shareToken } }',
     {
       i: {
         title: 'Resin line',

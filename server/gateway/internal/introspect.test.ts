@@ -34,7 +34,7 @@ let introspect: (request: IntrospectionRequest) => Promise<{ status: number; bod
 
 async function profile(input: Record<string, unknown>) {
   const response = await call(
-    'mutation($i: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
+    'mutation($i: CredentialProfileCreateInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
     { i: input },
   );
   return dataOf<{ _id: string }>(response, 'adminCreateCredentialProfile')._id;
@@ -103,7 +103,7 @@ describe.each(['function', 'http'] as const)('introspection called as %s', (via)
       allowPublicUse: true,
     });
     brokerId = dataOf<{ _id: string }>(
-      await call('mutation($i: CreateBrokerProfileInput!) { adminCreateBrokerProfile(input: $i) { _id } }', {
+      await call('mutation($i: BrokerProfileCreateInput!) { adminCreateBrokerProfile(input: $i) { _id } }', {
         i: {
           name: 'B',
           brokerUrl: 'mqtts://broker',
@@ -117,7 +117,7 @@ describe.each(['function', 'http'] as const)('introspection called as %s', (via)
     await call('mutation { setAuthPolicy(editorCanPublish: true) { editorCanPublish } }', {});
     const made = dataOf<{ _id: string; shareToken: string }>(
       await call(
-        'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+        'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id shareToken } }',
         { i: { title: 'Line', version: 'towpath 0.1.0', visibility: 'LINK', datasources: DATASOURCES() } },
         'editor',
       ),
@@ -277,7 +277,7 @@ describe.each(['function', 'http'] as const)('introspection called as %s', (via)
           'dashboard',
         );
         const response = await call(
-          'mutation($id: ID!, $i: UpdateDashboardInput!) { updateDashboard(_id: $id, input: $i) { _id } }',
+          'mutation($id: ID!, $i: UpdateDashboardInput!) { updateDashboard(_id: $id, dashboard: $i) { _id } }',
           { id: dashboardId, i: { datasources, expectedDocumentRevision: current.documentRevision } },
           'editor',
         );

@@ -47,7 +47,7 @@ async function linkDashboard() {
   );
   return dataOf<{ _id: string; shareToken: string }>(
     await f.call(
-      'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+      'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id shareToken } }',
       { i: { title: 'Feed', version: 'towpath 0.1.0', visibility: 'LINK' } },
       'editor',
     ),

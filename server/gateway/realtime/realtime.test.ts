@@ -31,7 +31,7 @@ async function open(headers?: Record<string, string>) {
 async function createDashboard(visibility: string, datasources: unknown[], as: 'admin' | 'editor' = 'admin') {
   return dataOf<{ _id: string; shareToken: string }>(
     await f.call(
-      'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+      'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id shareToken } }',
       { i: { title: `Line ${Math.random()}`, version: 'towpath 0.1.0', visibility, datasources } },
       as,
     ),
@@ -66,7 +66,7 @@ beforeAll(async () => {
   f = await startFixture(GATEWAY_TEST_LIMITS);
   credentialId = dataOf<{ _id: string }>(
     await f.call(
-      'mutation($i: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
+      'mutation($i: CredentialProfileCreateInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
       {
         i: {
           name: 'Line key',
@@ -445,7 +445,7 @@ describe('shutdown (§10)', () => {
     try {
       const board = dataOf<{ _id: string; shareToken: string }>(
         await own.call(
-          'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+          'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id shareToken } }',
           {
             i: {
               title: 'Bye',
@@ -484,7 +484,7 @@ describe('limiter scopes (§5.2)', () => {
     try {
       const board = dataOf<{ _id: string }>(
         await own.call(
-          'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id } }',
+          'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id } }',
           {
             i: {
               title: 'Public',

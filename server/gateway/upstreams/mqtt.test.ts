@@ -70,7 +70,7 @@ beforeAll(async () => {
   f = await startFixture(GATEWAY_TEST_LIMITS);
   const credential = dataOf<{ _id: string }>(
     await f.call(
-      'mutation($i: CreateCredentialProfileInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
+      'mutation($i: CredentialProfileCreateInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
       { i: { name: 'Broker login', type: 'BASIC', secret: USER, allowPublicUse: true } },
       'admin',
     ),
@@ -78,7 +78,7 @@ beforeAll(async () => {
   )._id;
   brokerId = dataOf<{ _id: string }>(
     await f.call(
-      'mutation($i: CreateBrokerProfileInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
+      'mutation($i: BrokerProfileCreateInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
       {
         i: {
           name: 'Shop broker',
@@ -100,7 +100,7 @@ beforeAll(async () => {
   });
   board = dataOf<{ _id: string; shareToken: string }>(
     await f.call(
-      'mutation($i: CreateDashboardInput!) { createDashboard(input: $i) { _id shareToken } }',
+      'mutation($i: CreateDashboardInput!) { createDashboard(dashboard: $i) { _id shareToken } }',
       {
         i: {
           title: 'Resin line',
@@ -225,7 +225,7 @@ describe('MQTT upstreams', () => {
     const token = await mint('resin0');
     const setAllowlist = (list: string[]) =>
       f.call(
-        'mutation($id: ID!, $i: UpdateBrokerProfileInput!) { adminUpdateBrokerProfile(_id: $id, input: $i) { _id } }',
+        'mutation($id: ID!, $i: BrokerProfileUpdateInput!) { adminUpdateBrokerProfile(_id: $id, input: $i) { _id } }',
         { id: brokerId, i: { topicAllowlist: list } },
         'admin',
       );

@@ -11,7 +11,10 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
-  /** A plain JSON object; anything else (arrays, strings, null inside a list...) is an input error. */
+  /**
+   * A plain JSON object; anything else (arrays, strings...) is an input error. A null entry of an
+   * [Object] list reaches the field's own rules, which say what is wrong with it.
+   */
   Object: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
@@ -42,8 +45,8 @@ export type ApiRuntimeMetrics = {
 };
 
 /** An immutable audit record (§14). */
-export type AuditEvent = {
-  __typename?: 'AuditEvent';
+export type AuditEventRecord = {
+  __typename?: 'AuditEventRecord';
   /** Decimal string of the record's integer id. */
   _id: Scalars['ID']['output'];
   action: Scalars['String']['output'];
@@ -51,8 +54,9 @@ export type AuditEvent = {
   actorUserId?: Maybe<Scalars['ID']['output']>;
   createdAt: Scalars['String']['output'];
   metadata: Scalars['Object']['output'];
-  targetId?: Maybe<Scalars['String']['output']>;
+  targetId?: Maybe<Scalars['ID']['output']>;
   targetType: Scalars['String']['output'];
+  /** Equals createdAt: records are immutable. */
   updatedAt: Scalars['String']['output'];
 };
 
@@ -76,10 +80,11 @@ export type BrokerProfile = {
   /** mqtt:// or mqtts://, without credentials. */
   brokerUrl: Scalars['String']['output'];
   createdAt: Scalars['String']['output'];
-  credentialProfileId?: Maybe<Scalars['ID']['output']>;
+  /** The BASIC credential profile's id, or null. */
+  credentialProfileId?: Maybe<Scalars['String']['output']>;
   description: Scalars['String']['output'];
   name: Scalars['String']['output'];
-  protocol: BrokerProtocol;
+  protocol: BrokerProfileProtocol;
   /** { rejectUnauthorized?, servername?, ca? }. */
   tls?: Maybe<Scalars['Object']['output']>;
   /** MQTT filters a datasource topic must fall under; empty = all topics. */
@@ -87,47 +92,42 @@ export type BrokerProfile = {
   updatedAt: Scalars['String']['output'];
 };
 
-export type BrokerProtocol =
-  | 'MQTT';
-
-export type CreateBrokerProfileInput = {
+export type BrokerProfileCreateInput = {
   allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
   brokerUrl: Scalars['String']['input'];
   credentialProfileId?: InputMaybe<Scalars['ID']['input']>;
   description?: InputMaybe<Scalars['String']['input']>;
   name: Scalars['String']['input'];
-  protocol?: InputMaybe<BrokerProtocol>;
+  protocol?: InputMaybe<BrokerProfileProtocol>;
   tls?: InputMaybe<Scalars['Object']['input']>;
   topicAllowlist?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
-export type CreateCredentialProfileInput = {
+export type BrokerProfileProtocol =
+  | 'MQTT';
+
+/** Omitted fields stay unchanged; null clears tls and credentialProfileId. */
+export type BrokerProfileUpdateInput = {
   allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  brokerUrl?: InputMaybe<Scalars['String']['input']>;
+  credentialProfileId?: InputMaybe<Scalars['ID']['input']>;
   description?: InputMaybe<Scalars['String']['input']>;
-  metadata?: InputMaybe<Scalars['Object']['input']>;
-  name: Scalars['String']['input'];
-  /** NONE: none; HEADER: { headerValue }; BEARER: { token }; BASIC: { username, password }. */
-  secret?: InputMaybe<Scalars['Object']['input']>;
-  type: CredentialProfileType;
+  name?: InputMaybe<Scalars['String']['input']>;
+  protocol?: InputMaybe<BrokerProfileProtocol>;
+  tls?: InputMaybe<Scalars['Object']['input']>;
+  topicAllowlist?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 export type CreateDashboardInput = {
   columns?: InputMaybe<Scalars['Int']['input']>;
-  datasources?: InputMaybe<Array<Scalars['Object']['input']>>;
+  datasources?: InputMaybe<Array<InputMaybe<Scalars['Object']['input']>>>;
   image?: InputMaybe<Scalars['String']['input']>;
-  panes?: InputMaybe<Array<Scalars['Object']['input']>>;
+  panes?: InputMaybe<Array<InputMaybe<Scalars['Object']['input']>>>;
   settings?: InputMaybe<Scalars['Object']['input']>;
   title: Scalars['String']['input'];
   version: Scalars['String']['input'];
   visibility?: InputMaybe<DashboardVisibility>;
   width?: InputMaybe<Scalars['String']['input']>;
-};
-
-export type CreateServiceAccountInput = {
-  active?: InputMaybe<Scalars['Boolean']['input']>;
-  description?: InputMaybe<Scalars['String']['input']>;
-  name: Scalars['String']['input'];
-  scopes: Array<ServiceAccountScope>;
 };
 
 /** How a datasource authenticates upstream. The secret itself is write-only. */
@@ -148,11 +148,31 @@ export type CredentialProfile = {
   updatedAt: Scalars['String']['output'];
 };
 
+export type CredentialProfileCreateInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['Object']['input']>;
+  name: Scalars['String']['input'];
+  /** NONE: none; HEADER: { headerValue }; BEARER: { token }; BASIC: { username, password }. */
+  secret?: InputMaybe<Scalars['Object']['input']>;
+  type: CredentialProfileType;
+};
+
 export type CredentialProfileType =
   | 'BASIC'
   | 'BEARER'
   | 'HEADER'
   | 'NONE';
+
+/** Omitted fields stay unchanged; metadata and secret replace the whole object. */
+export type CredentialProfileUpdateInput = {
+  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  metadata?: InputMaybe<Scalars['Object']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  secret?: InputMaybe<Scalars['Object']['input']>;
+  type?: InputMaybe<CredentialProfileType>;
+};
 
 /**
  * A dashboard, projected for the caller: shareToken, acl and user (the owner's id) only for callers who
@@ -177,7 +197,8 @@ export type Dashboard = {
   shareTokenVersion: Scalars['Int']['output'];
   title: Scalars['String']['output'];
   updatedAt: Scalars['String']['output'];
-  user?: Maybe<Scalars['ID']['output']>;
+  /** The owner's id, for callers who may manage sharing; else null. */
+  user?: Maybe<Scalars['String']['output']>;
   version: Scalars['String']['output'];
   visibility: DashboardVisibility;
   width: Scalars['String']['output'];
@@ -283,19 +304,11 @@ export type InviteToken = {
   token: Scalars['String']['output'];
 };
 
-export type IssueServiceAccountTokenInput = {
-  /** Omitted: never expires; else clamped to 1–8760. */
-  expiresInHours?: InputMaybe<Scalars['Int']['input']>;
-  label?: InputMaybe<Scalars['String']['input']>;
-  /** A non-empty subset of the account's scopes; all of them when omitted. */
-  scopes?: InputMaybe<Array<ServiceAccountScope>>;
-};
-
 export type IssuedServiceAccountToken = {
   __typename?: 'IssuedServiceAccountToken';
   /** The full token, shown only here: it is stored as a hash. */
   token: Scalars['String']['output'];
-  tokenRecord: ServiceAccountToken;
+  tokenRecord: ServiceAccountTokenRecord;
 };
 
 export type Mutation = {
@@ -316,6 +329,7 @@ export type Mutation = {
   adminDeleteUser: User;
   /** Admin only. expiresInHours defaults to 24 and is clamped to 1–336. */
   adminIssuePasswordReset: PasswordResetToken;
+  /** scopes: a non-empty subset of the account's, all of them when omitted; expiresInHours: omitted never expires, else clamped to 1–8760. */
   adminIssueServiceAccountToken: IssuedServiceAccountToken;
   adminRevokeInvite: Scalars['Boolean']['output'];
   /** True if this call revoked it, false if it already was. */
@@ -327,6 +341,7 @@ export type Mutation = {
   adminUpdateServiceAccount: ServiceAccount;
   adminUpdateUser: User;
   authUser?: Maybe<Token>;
+  /** A missing dashboard is BAD_USER_INPUT "dashboard is required". */
   createDashboard: Dashboard;
   deleteDashboard: Dashboard;
   deleteMyUserAccount: User;
@@ -344,6 +359,7 @@ export type Mutation = {
   setAuthPolicy: AuthPolicy;
   setDashboardVisibility: Dashboard;
   transferDashboardOwnership: Dashboard;
+  /** A missing dashboard is an update without fields (BAD_USER_INPUT "No fields to update"). */
   updateDashboard: Dashboard;
   upsertDashboardAccess: Dashboard;
 };
@@ -356,12 +372,12 @@ export type MutationAcceptInviteArgs = {
 
 
 export type MutationAdminCreateBrokerProfileArgs = {
-  input: CreateBrokerProfileInput;
+  input: BrokerProfileCreateInput;
 };
 
 
 export type MutationAdminCreateCredentialProfileArgs = {
-  input: CreateCredentialProfileInput;
+  input: CredentialProfileCreateInput;
 };
 
 
@@ -373,7 +389,7 @@ export type MutationAdminCreateInviteArgs = {
 
 
 export type MutationAdminCreateServiceAccountArgs = {
-  input: CreateServiceAccountInput;
+  input: ServiceAccountInput;
 };
 
 
@@ -412,7 +428,9 @@ export type MutationAdminIssuePasswordResetArgs = {
 
 
 export type MutationAdminIssueServiceAccountTokenArgs = {
-  input?: InputMaybe<IssueServiceAccountTokenInput>;
+  expiresInHours?: InputMaybe<Scalars['Int']['input']>;
+  label?: InputMaybe<Scalars['String']['input']>;
+  scopes?: InputMaybe<Array<ServiceAccountScope>>;
   serviceAccountId: Scalars['ID']['input'];
 };
 
@@ -435,13 +453,13 @@ export type MutationAdminRotateServiceAccountTokenArgs = {
 
 export type MutationAdminUpdateBrokerProfileArgs = {
   _id: Scalars['ID']['input'];
-  input: UpdateBrokerProfileInput;
+  input: BrokerProfileUpdateInput;
 };
 
 
 export type MutationAdminUpdateCredentialProfileArgs = {
   _id: Scalars['ID']['input'];
-  input: UpdateCredentialProfileInput;
+  input: CredentialProfileUpdateInput;
 };
 
 
@@ -465,7 +483,7 @@ export type MutationAuthUserArgs = {
 
 
 export type MutationCreateDashboardArgs = {
-  input: CreateDashboardInput;
+  dashboard?: InputMaybe<CreateDashboardInput>;
 };
 
 
@@ -535,13 +553,13 @@ export type MutationSetDashboardVisibilityArgs = {
 
 export type MutationTransferDashboardOwnershipArgs = {
   _id: Scalars['ID']['input'];
-  userId: Scalars['ID']['input'];
+  newOwnerUserId: Scalars['ID']['input'];
 };
 
 
 export type MutationUpdateDashboardArgs = {
   _id: Scalars['ID']['input'];
-  input: UpdateDashboardInput;
+  dashboard?: InputMaybe<UpdateDashboardInput>;
 };
 
 
@@ -562,13 +580,13 @@ export type PasswordResetToken = {
 export type Query = {
   __typename?: 'Query';
   /** Admin only; newest first. limit defaults to 100 (1–500); actionPrefix is a literal prefix. */
-  adminAuditEvents: Array<AuditEvent>;
+  adminAuditEvents: Array<AuditEventRecord>;
   /** Admins, or service accounts with DATASOURCE_DIAGNOSTICS_READ. */
   adminDatasourceDiagnostics: DatasourceDiagnostics;
   /** Admins, or service accounts with OPS_READ. */
   adminRuntimeMetrics: AdminRuntimeMetrics;
   /** All tokens of the account, newest first. */
-  adminServiceAccountTokens: Array<ServiceAccountToken>;
+  adminServiceAccountTokens: Array<ServiceAccountTokenRecord>;
   /** Ordered by name. */
   adminServiceAccounts: Array<ServiceAccount>;
   /** Admin only. */
@@ -608,7 +626,7 @@ export type QueryAdminServiceAccountTokensArgs = {
 
 
 export type QueryBrokerProfilesArgs = {
-  protocol?: InputMaybe<BrokerProtocol>;
+  protocol?: InputMaybe<BrokerProfileProtocol>;
 };
 
 
@@ -651,6 +669,14 @@ export type ServiceAccount = {
   updatedAt: Scalars['String']['output'];
 };
 
+export type ServiceAccountInput = {
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  name: Scalars['String']['input'];
+  /** Required in effect: none or an empty list is BAD_USER_INPUT "At least one scope is required". */
+  scopes?: InputMaybe<Array<ServiceAccountScope>>;
+};
+
 export type ServiceAccountScope =
   /** adminDatasourceDiagnostics. */
   | 'DATASOURCE_DIAGNOSTICS_READ'
@@ -659,8 +685,8 @@ export type ServiceAccountScope =
   /** adminRuntimeMetrics. */
   | 'OPS_READ';
 
-export type ServiceAccountToken = {
-  __typename?: 'ServiceAccountToken';
+export type ServiceAccountTokenRecord = {
+  __typename?: 'ServiceAccountTokenRecord';
   _id: Scalars['ID']['output'];
   createdAt: Scalars['String']['output'];
   expiresAt?: Maybe<Scalars['String']['output']>;
@@ -672,6 +698,8 @@ export type ServiceAccountToken = {
   serviceAccountId: Scalars['ID']['output'];
   /** fsa_<id>.<first 8 characters of the secret>... */
   tokenPreview: Scalars['String']['output'];
+  /** A token changes only when it is revoked: revokedAt then, else createdAt. */
+  updatedAt: Scalars['String']['output'];
 };
 
 export type Subscription = {
@@ -691,35 +719,13 @@ export type Token = {
   token?: Maybe<Scalars['String']['output']>;
 };
 
-/** Omitted fields stay unchanged; null clears tls and credentialProfileId. */
-export type UpdateBrokerProfileInput = {
-  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
-  brokerUrl?: InputMaybe<Scalars['String']['input']>;
-  credentialProfileId?: InputMaybe<Scalars['ID']['input']>;
-  description?: InputMaybe<Scalars['String']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
-  protocol?: InputMaybe<BrokerProtocol>;
-  tls?: InputMaybe<Scalars['Object']['input']>;
-  topicAllowlist?: InputMaybe<Array<Scalars['String']['input']>>;
-};
-
-/** Omitted fields stay unchanged; metadata and secret replace the whole object. */
-export type UpdateCredentialProfileInput = {
-  allowPublicUse?: InputMaybe<Scalars['Boolean']['input']>;
-  description?: InputMaybe<Scalars['String']['input']>;
-  metadata?: InputMaybe<Scalars['Object']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
-  secret?: InputMaybe<Scalars['Object']['input']>;
-  type?: InputMaybe<CredentialProfileType>;
-};
-
 export type UpdateDashboardInput = {
   columns?: InputMaybe<Scalars['Int']['input']>;
-  datasources?: InputMaybe<Array<Scalars['Object']['input']>>;
+  datasources?: InputMaybe<Array<InputMaybe<Scalars['Object']['input']>>>;
   /** Required for document updates: the documentRevision the change was made on. */
   expectedDocumentRevision?: InputMaybe<Scalars['Int']['input']>;
   image?: InputMaybe<Scalars['String']['input']>;
-  panes?: InputMaybe<Array<Scalars['Object']['input']>>;
+  panes?: InputMaybe<Array<InputMaybe<Scalars['Object']['input']>>>;
   settings?: InputMaybe<Scalars['Object']['input']>;
   title?: InputMaybe<Scalars['String']['input']>;
   version?: InputMaybe<Scalars['String']['input']>;
@@ -828,17 +834,18 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 export type ResolversTypes = {
   AdminRuntimeMetrics: ResolverTypeWrapper<AdminRuntimeMetrics>;
   ApiRuntimeMetrics: ResolverTypeWrapper<ApiRuntimeMetrics>;
-  AuditEvent: ResolverTypeWrapper<AuditEvent>;
+  AuditEventRecord: ResolverTypeWrapper<AuditEventRecord>;
   AuthPolicy: ResolverTypeWrapper<AuthPolicy>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   BrokerProfile: ResolverTypeWrapper<BrokerProfile>;
-  BrokerProtocol: BrokerProtocol;
-  CreateBrokerProfileInput: CreateBrokerProfileInput;
-  CreateCredentialProfileInput: CreateCredentialProfileInput;
+  BrokerProfileCreateInput: BrokerProfileCreateInput;
+  BrokerProfileProtocol: BrokerProfileProtocol;
+  BrokerProfileUpdateInput: BrokerProfileUpdateInput;
   CreateDashboardInput: CreateDashboardInput;
-  CreateServiceAccountInput: CreateServiceAccountInput;
   CredentialProfile: ResolverTypeWrapper<CredentialProfile>;
+  CredentialProfileCreateInput: CredentialProfileCreateInput;
   CredentialProfileType: CredentialProfileType;
+  CredentialProfileUpdateInput: CredentialProfileUpdateInput;
   Dashboard: ResolverTypeWrapper<Dashboard>;
   DashboardAccessLevel: DashboardAccessLevel;
   DashboardAclEntry: ResolverTypeWrapper<DashboardAclEntry>;
@@ -855,7 +862,6 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Invite: ResolverTypeWrapper<Invite>;
   InviteToken: ResolverTypeWrapper<InviteToken>;
-  IssueServiceAccountTokenInput: IssueServiceAccountTokenInput;
   IssuedServiceAccountToken: ResolverTypeWrapper<IssuedServiceAccountToken>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Object: ResolverTypeWrapper<Scalars['Object']['output']>;
@@ -863,13 +869,12 @@ export type ResolversTypes = {
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RegistrationMode: RegistrationMode;
   ServiceAccount: ResolverTypeWrapper<ServiceAccount>;
+  ServiceAccountInput: ServiceAccountInput;
   ServiceAccountScope: ServiceAccountScope;
-  ServiceAccountToken: ResolverTypeWrapper<ServiceAccountToken>;
+  ServiceAccountTokenRecord: ResolverTypeWrapper<ServiceAccountTokenRecord>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Token: ResolverTypeWrapper<Token>;
-  UpdateBrokerProfileInput: UpdateBrokerProfileInput;
-  UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
   UpdateServiceAccountInput: UpdateServiceAccountInput;
   User: ResolverTypeWrapper<User>;
@@ -880,15 +885,16 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   AdminRuntimeMetrics: AdminRuntimeMetrics;
   ApiRuntimeMetrics: ApiRuntimeMetrics;
-  AuditEvent: AuditEvent;
+  AuditEventRecord: AuditEventRecord;
   AuthPolicy: AuthPolicy;
   Boolean: Scalars['Boolean']['output'];
   BrokerProfile: BrokerProfile;
-  CreateBrokerProfileInput: CreateBrokerProfileInput;
-  CreateCredentialProfileInput: CreateCredentialProfileInput;
+  BrokerProfileCreateInput: BrokerProfileCreateInput;
+  BrokerProfileUpdateInput: BrokerProfileUpdateInput;
   CreateDashboardInput: CreateDashboardInput;
-  CreateServiceAccountInput: CreateServiceAccountInput;
   CredentialProfile: CredentialProfile;
+  CredentialProfileCreateInput: CredentialProfileCreateInput;
+  CredentialProfileUpdateInput: CredentialProfileUpdateInput;
   Dashboard: Dashboard;
   DashboardAclEntry: DashboardAclEntry;
   DashboardCollaborator: DashboardCollaborator;
@@ -902,19 +908,17 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   Invite: Invite;
   InviteToken: InviteToken;
-  IssueServiceAccountTokenInput: IssueServiceAccountTokenInput;
   IssuedServiceAccountToken: IssuedServiceAccountToken;
   Mutation: Record<PropertyKey, never>;
   Object: Scalars['Object']['output'];
   PasswordResetToken: PasswordResetToken;
   Query: Record<PropertyKey, never>;
   ServiceAccount: ServiceAccount;
-  ServiceAccountToken: ServiceAccountToken;
+  ServiceAccountInput: ServiceAccountInput;
+  ServiceAccountTokenRecord: ServiceAccountTokenRecord;
   String: Scalars['String']['output'];
   Subscription: Record<PropertyKey, never>;
   Token: Token;
-  UpdateBrokerProfileInput: UpdateBrokerProfileInput;
-  UpdateCredentialProfileInput: UpdateCredentialProfileInput;
   UpdateDashboardInput: UpdateDashboardInput;
   UpdateServiceAccountInput: UpdateServiceAccountInput;
   User: User;
@@ -941,13 +945,13 @@ export type ApiRuntimeMetricsResolvers<ContextType = RequestContext, ParentType 
   uptimeSeconds?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
-export type AuditEventResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuditEvent'] = ResolversParentTypes['AuditEvent']> = {
+export type AuditEventRecordResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AuditEventRecord'] = ResolversParentTypes['AuditEventRecord']> = {
   _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   action?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   actorUserId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   metadata?: Resolver<ResolversTypes['Object'], ParentType, ContextType>;
-  targetId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  targetId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   targetType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -967,10 +971,10 @@ export type BrokerProfileResolvers<ContextType = RequestContext, ParentType exte
   allowPublicUse?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   brokerUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  credentialProfileId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  credentialProfileId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  protocol?: Resolver<ResolversTypes['BrokerProtocol'], ParentType, ContextType>;
+  protocol?: Resolver<ResolversTypes['BrokerProfileProtocol'], ParentType, ContextType>;
   tls?: Resolver<Maybe<ResolversTypes['Object']>, ParentType, ContextType>;
   topicAllowlist?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1006,7 +1010,7 @@ export type DashboardResolvers<ContextType = RequestContext, ParentType extends 
   shareTokenVersion?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  user?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  user?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   version?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   visibility?: Resolver<ResolversTypes['DashboardVisibility'], ParentType, ContextType>;
   width?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1088,7 +1092,7 @@ export type InviteTokenResolvers<ContextType = RequestContext, ParentType extend
 
 export type IssuedServiceAccountTokenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['IssuedServiceAccountToken'] = ResolversParentTypes['IssuedServiceAccountToken']> = {
   token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  tokenRecord?: Resolver<ResolversTypes['ServiceAccountToken'], ParentType, ContextType>;
+  tokenRecord?: Resolver<ResolversTypes['ServiceAccountTokenRecord'], ParentType, ContextType>;
 };
 
 export type MutationResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -1112,7 +1116,7 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   adminUpdateServiceAccount?: Resolver<ResolversTypes['ServiceAccount'], ParentType, ContextType, RequireFields<MutationAdminUpdateServiceAccountArgs, '_id' | 'input'>>;
   adminUpdateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationAdminUpdateUserArgs, '_id'>>;
   authUser?: Resolver<Maybe<ResolversTypes['Token']>, ParentType, ContextType, RequireFields<MutationAuthUserArgs, 'email' | 'password'>>;
-  createDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationCreateDashboardArgs, 'input'>>;
+  createDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, Partial<MutationCreateDashboardArgs>>;
   deleteDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationDeleteDashboardArgs, '_id'>>;
   deleteMyUserAccount?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   mintDatasourceSessionToken?: Resolver<ResolversTypes['DatasourceSessionToken'], ParentType, ContextType, RequireFields<MutationMintDatasourceSessionTokenArgs, 'dashboardId' | 'datasourceId'>>;
@@ -1124,8 +1128,8 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
   rotateDashboardShareToken?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationRotateDashboardShareTokenArgs, '_id'>>;
   setAuthPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType, Partial<MutationSetAuthPolicyArgs>>;
   setDashboardVisibility?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationSetDashboardVisibilityArgs, '_id' | 'visibility'>>;
-  transferDashboardOwnership?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationTransferDashboardOwnershipArgs, '_id' | 'userId'>>;
-  updateDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationUpdateDashboardArgs, '_id' | 'input'>>;
+  transferDashboardOwnership?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationTransferDashboardOwnershipArgs, '_id' | 'newOwnerUserId'>>;
+  updateDashboard?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationUpdateDashboardArgs, '_id'>>;
   upsertDashboardAccess?: Resolver<ResolversTypes['Dashboard'], ParentType, ContextType, RequireFields<MutationUpsertDashboardAccessArgs, '_id' | 'accessLevel' | 'email'>>;
 };
 
@@ -1140,10 +1144,10 @@ export type PasswordResetTokenResolvers<ContextType = RequestContext, ParentType
 };
 
 export type QueryResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
-  adminAuditEvents?: Resolver<Array<ResolversTypes['AuditEvent']>, ParentType, ContextType, Partial<QueryAdminAuditEventsArgs>>;
+  adminAuditEvents?: Resolver<Array<ResolversTypes['AuditEventRecord']>, ParentType, ContextType, Partial<QueryAdminAuditEventsArgs>>;
   adminDatasourceDiagnostics?: Resolver<ResolversTypes['DatasourceDiagnostics'], ParentType, ContextType>;
   adminRuntimeMetrics?: Resolver<ResolversTypes['AdminRuntimeMetrics'], ParentType, ContextType>;
-  adminServiceAccountTokens?: Resolver<Array<ResolversTypes['ServiceAccountToken']>, ParentType, ContextType, RequireFields<QueryAdminServiceAccountTokensArgs, 'serviceAccountId'>>;
+  adminServiceAccountTokens?: Resolver<Array<ResolversTypes['ServiceAccountTokenRecord']>, ParentType, ContextType, RequireFields<QueryAdminServiceAccountTokensArgs, 'serviceAccountId'>>;
   adminServiceAccounts?: Resolver<Array<ResolversTypes['ServiceAccount']>, ParentType, ContextType>;
   authPolicy?: Resolver<ResolversTypes['AuthPolicy'], ParentType, ContextType>;
   brokerProfiles?: Resolver<Array<ResolversTypes['BrokerProfile']>, ParentType, ContextType, Partial<QueryBrokerProfilesArgs>>;
@@ -1171,7 +1175,7 @@ export type ServiceAccountResolvers<ContextType = RequestContext, ParentType ext
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type ServiceAccountTokenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ServiceAccountToken'] = ResolversParentTypes['ServiceAccountToken']> = {
+export type ServiceAccountTokenRecordResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ServiceAccountTokenRecord'] = ResolversParentTypes['ServiceAccountTokenRecord']> = {
   _id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   expiresAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -1181,6 +1185,7 @@ export type ServiceAccountTokenResolvers<ContextType = RequestContext, ParentTyp
   scopes?: Resolver<Array<ResolversTypes['ServiceAccountScope']>, ParentType, ContextType>;
   serviceAccountId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   tokenPreview?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type SubscriptionResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
@@ -1203,7 +1208,7 @@ export type UserResolvers<ContextType = RequestContext, ParentType extends Resol
 export type Resolvers<ContextType = RequestContext> = {
   AdminRuntimeMetrics?: AdminRuntimeMetricsResolvers<ContextType>;
   ApiRuntimeMetrics?: ApiRuntimeMetricsResolvers<ContextType>;
-  AuditEvent?: AuditEventResolvers<ContextType>;
+  AuditEventRecord?: AuditEventRecordResolvers<ContextType>;
   AuthPolicy?: AuthPolicyResolvers<ContextType>;
   BrokerProfile?: BrokerProfileResolvers<ContextType>;
   CredentialProfile?: CredentialProfileResolvers<ContextType>;
@@ -1223,7 +1228,7 @@ export type Resolvers<ContextType = RequestContext> = {
   PasswordResetToken?: PasswordResetTokenResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   ServiceAccount?: ServiceAccountResolvers<ContextType>;
-  ServiceAccountToken?: ServiceAccountTokenResolvers<ContextType>;
+  ServiceAccountTokenRecord?: ServiceAccountTokenRecordResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
   Token?: TokenResolvers<ContextType>;
   User?: UserResolvers<ContextType>;

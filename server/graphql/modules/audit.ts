@@ -6,22 +6,23 @@ import { type RequestContext, requireAdmin } from '../context.ts';
 
 export const typeDefs = /* GraphQL */ `
   "An immutable audit record (§14)."
-  type AuditEvent {
+  type AuditEventRecord {
     "Decimal string of the record's integer id."
     _id: ID!
     "Null for anonymous callers, the system and service accounts."
     actorUserId: ID
     action: String!
     targetType: String!
-    targetId: String
+    targetId: ID
     metadata: Object!
     createdAt: String!
+    "Equals createdAt: records are immutable."
     updatedAt: String!
   }
 
   extend type Query {
     "Admin only; newest first. limit defaults to 100 (1–500); actionPrefix is a literal prefix."
-    adminAuditEvents(limit: Int, actionPrefix: String): [AuditEvent!]!
+    adminAuditEvents(limit: Int, actionPrefix: String): [AuditEventRecord!]!
   }
 `;
 

@@ -1,7 +1,10 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 
 export const typeDefs = /* GraphQL */ `
-  "A plain JSON object; anything else (arrays, strings, null inside a list...) is an input error."
+  """
+  A plain JSON object; anything else (arrays, strings...) is an input error. A null entry of an
+  [Object] list reaches the field's own rules, which say what is wrong with it.
+  """
   scalar Object
 
   type Query

@@ -1,6 +1,5 @@
 // Dashboards over GraphQL (spec §8, §9, §15): the SDL and thin resolvers. Who may call at all is in
 // the authorisation table; every rule about a dashboard is in server/dashboards/.
-import { normaliseEmail } from '../../auth/email.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { Change } from '../../dashboards/bus.ts';
 import { eventQueue } from '../../dashboards/event-queue.ts';
@@ -14,6 +13,7 @@ import type { AccessLevel } from '../../db/repositories/dashboards.ts';
 import type { UserRow } from '../../db/repositories/users.ts';
 import type { RequestContext } from '../context.ts';
 import { requireUser } from '../context.ts';
+import { badUserInput } from '../errors.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum DashboardAccessLevel {
@@ -47,7 +47,8 @@ export const typeDefs = /* GraphQL */ `
     shareTokenVersion: Int!
     "Rises by exactly 1 on every accepted document write."
     documentRevision: Int!
-    user: ID
+    "The owner's id, for callers who may manage sharing; else null."
+    user: String
     acl: [DashboardAclEntry!]!
     isOwner: Boolean!
     canEdit: Boolean!
@@ -92,10 +93,10 @@ export const typeDefs = /* GraphQL */ `
     title: String!
     version: String!
     image: String
-    datasources: [Object!]
+    datasources: [Object]
     columns: Int
     width: String
-    panes: [Object!]
+    panes: [Object]
     settings: Object
     visibility: DashboardVisibility
   }
@@ -104,10 +105,10 @@ export const typeDefs = /* GraphQL */ `
     title: String
     version: String
     image: String
-    datasources: [Object!]
+    datasources: [Object]
     columns: Int
     width: String
-    panes: [Object!]
+    panes: [Object]
     settings: Object
     visibility: DashboardVisibility
     "Required for document updates: the documentRevision the change was made on."
@@ -128,14 +129,16 @@ export const typeDefs = /* GraphQL */ `
   }
 
   extend type Mutation {
-    createDashboard(input: CreateDashboardInput!): Dashboard!
-    updateDashboard(_id: ID!, input: UpdateDashboardInput!): Dashboard!
+    "A missing dashboard is BAD_USER_INPUT \\"dashboard is required\\"."
+    createDashboard(dashboard: CreateDashboardInput): Dashboard!
+    "A missing dashboard is an update without fields (BAD_USER_INPUT \\"No fields to update\\")."
+    updateDashboard(_id: ID!, dashboard: UpdateDashboardInput): Dashboard!
     deleteDashboard(_id: ID!): Dashboard!
     setDashboardVisibility(_id: ID!, visibility: DashboardVisibility!): Dashboard!
     rotateDashboardShareToken(_id: ID!): Dashboard!
     upsertDashboardAccess(_id: ID!, email: String!, accessLevel: DashboardAccessLevel!): Dashboard!
     revokeDashboardAccess(_id: ID!, userId: ID!): Dashboard!
-    transferDashboardOwnership(_id: ID!, userId: ID!): Dashboard!
+    transferDashboardOwnership(_id: ID!, newOwnerUserId: ID!): Dashboard!
     restoreDashboardRevision(_id: ID!, documentRevision: Int!, expectedDocumentRevision: Int!): Dashboard!
   }
 
@@ -229,10 +232,17 @@ export const resolvers = {
       service(context).diagnostics(),
   },
   Mutation: {
-    createDashboard: (_: unknown, args: { input: DocumentInput }, context: RequestContext) =>
-      service(context).create(requireUser(context), args.input),
-    updateDashboard: (_: unknown, args: Args<{ input: DocumentInput }>, context: RequestContext) =>
-      service(context).update(context.principal, args._id, args.input),
+    createDashboard: (_: unknown, args: { dashboard?: DocumentInput | null }, context: RequestContext) => {
+      if (!args.dashboard) throw badUserInput('dashboard is required');
+      return service(context).create(requireUser(context), args.dashboard);
+    },
+    // Without a dashboard there is nothing to update: the service says so after its access checks,
+    // which come first (§4's precedence).
+    updateDashboard: (
+      _: unknown,
+      args: Args<{ dashboard?: DocumentInput | null }>,
+      context: RequestContext,
+    ) => service(context).update(context.principal, args._id, args.dashboard ?? {}),
     deleteDashboard: (_: unknown, args: IdArgs, context: RequestContext) =>
       service(context).delete(context.principal, args._id),
     setDashboardVisibility: (_: unknown, args: Args<{ visibility: Visibility }>, context: RequestContext) =>
@@ -243,17 +253,14 @@ export const resolvers = {
       _: unknown,
       args: Args<{ email: string; accessLevel: AccessLevel }>,
       context: RequestContext,
-    ) =>
-      service(context).upsertAccess(
-        context.principal,
-        args._id,
-        normaliseEmail(args.email),
-        args.accessLevel,
-      ),
+    ) => service(context).upsertAccess(context.principal, args._id, args.email, args.accessLevel),
     revokeDashboardAccess: (_: unknown, args: Args<{ userId: string }>, context: RequestContext) =>
       service(context).revokeAccess(context.principal, args._id, args.userId),
-    transferDashboardOwnership: (_: unknown, args: Args<{ userId: string }>, context: RequestContext) =>
-      service(context).transferOwnership(context.principal, args._id, args.userId),
+    transferDashboardOwnership: (
+      _: unknown,
+      args: Args<{ newOwnerUserId: string }>,
+      context: RequestContext,
+    ) => service(context).transferOwnership(context.principal, args._id, args.newOwnerUserId),
     restoreDashboardRevision: (
       _: unknown,
       args: Args<{ documentRevision: number; expectedDocumentRevision: number }>,

@@ -33,7 +33,7 @@ export const typeDefs = /* GraphQL */ `
     updatedAt: String!
   }
 
-  input CreateCredentialProfileInput {
+  input CredentialProfileCreateInput {
     name: String!
     type: CredentialProfileType!
     description: String
@@ -44,7 +44,7 @@ export const typeDefs = /* GraphQL */ `
   }
 
   "Omitted fields stay unchanged; metadata and secret replace the whole object."
-  input UpdateCredentialProfileInput {
+  input CredentialProfileUpdateInput {
     name: String
     type: CredentialProfileType
     description: String
@@ -53,7 +53,7 @@ export const typeDefs = /* GraphQL */ `
     secret: Object
   }
 
-  enum BrokerProtocol {
+  enum BrokerProfileProtocol {
     MQTT
   }
 
@@ -61,13 +61,14 @@ export const typeDefs = /* GraphQL */ `
   type BrokerProfile {
     _id: ID!
     name: String!
-    protocol: BrokerProtocol!
+    protocol: BrokerProfileProtocol!
     description: String!
     "mqtt:// or mqtts://, without credentials."
     brokerUrl: String!
     "{ rejectUnauthorized?, servername?, ca? }."
     tls: Object
-    credentialProfileId: ID
+    "The BASIC credential profile's id, or null."
+    credentialProfileId: String
     allowPublicUse: Boolean!
     "MQTT filters a datasource topic must fall under; empty = all topics."
     topicAllowlist: [String!]!
@@ -75,9 +76,9 @@ export const typeDefs = /* GraphQL */ `
     updatedAt: String!
   }
 
-  input CreateBrokerProfileInput {
+  input BrokerProfileCreateInput {
     name: String!
-    protocol: BrokerProtocol
+    protocol: BrokerProfileProtocol
     description: String
     brokerUrl: String!
     tls: Object
@@ -87,9 +88,9 @@ export const typeDefs = /* GraphQL */ `
   }
 
   "Omitted fields stay unchanged; null clears tls and credentialProfileId."
-  input UpdateBrokerProfileInput {
+  input BrokerProfileUpdateInput {
     name: String
-    protocol: BrokerProtocol
+    protocol: BrokerProfileProtocol
     description: String
     brokerUrl: String
     tls: Object
@@ -102,7 +103,7 @@ export const typeDefs = /* GraphQL */ `
     "Editors and admins; ordered by name."
     credentialProfiles: [CredentialProfile!]!
     "Editors and admins; ordered by name, only of protocol when given."
-    brokerProfiles(protocol: BrokerProtocol): [BrokerProfile!]!
+    brokerProfiles(protocol: BrokerProfileProtocol): [BrokerProfile!]!
   }
 
   "A short-lived gateway token for one datasource (§11)."
@@ -114,12 +115,12 @@ export const typeDefs = /* GraphQL */ `
   extend type Mutation {
     "Anyone: the user flow for owners, ACL members and admins, else the public flow (share token or PUBLIC)."
     mintDatasourceSessionToken(dashboardId: ID!, datasourceId: ID!, shareToken: String): DatasourceSessionToken!
-    adminCreateCredentialProfile(input: CreateCredentialProfileInput!): CredentialProfile!
-    adminUpdateCredentialProfile(_id: ID!, input: UpdateCredentialProfileInput!): CredentialProfile!
+    adminCreateCredentialProfile(input: CredentialProfileCreateInput!): CredentialProfile!
+    adminUpdateCredentialProfile(_id: ID!, input: CredentialProfileUpdateInput!): CredentialProfile!
     "Returns the deleted profile."
     adminDeleteCredentialProfile(_id: ID!): CredentialProfile!
-    adminCreateBrokerProfile(input: CreateBrokerProfileInput!): BrokerProfile!
-    adminUpdateBrokerProfile(_id: ID!, input: UpdateBrokerProfileInput!): BrokerProfile!
+    adminCreateBrokerProfile(input: BrokerProfileCreateInput!): BrokerProfile!
+    adminUpdateBrokerProfile(_id: ID!, input: BrokerProfileUpdateInput!): BrokerProfile!
     "Returns the deleted profile."
     adminDeleteBrokerProfile(_id: ID!): BrokerProfile!
   }
@@ -130,7 +131,7 @@ const brokerView = (view: BrokerProfileView) => ({ ...view, _id: view.id });
 
 export const resolvers = {
   CredentialProfileType: { NONE: 'none', HEADER: 'header', BEARER: 'bearer', BASIC: 'basic' },
-  BrokerProtocol: { MQTT: 'mqtt' },
+  BrokerProfileProtocol: { MQTT: 'mqtt' },
   Query: {
     credentialProfiles: (_: unknown, __: unknown, context: RequestContext) =>
       context.services.credentialProfiles.list().map(credentialView),

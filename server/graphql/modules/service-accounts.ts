@@ -2,7 +2,6 @@
 // server/service-accounts/. A full token appears only in the answer to issue and rotate.
 import type {
   IssuedToken,
-  Scope,
   ServiceAccountInput,
   ServiceAccountTokenView,
   ServiceAccountView,
@@ -34,7 +33,7 @@ export const typeDefs = /* GraphQL */ `
     updatedAt: String!
   }
 
-  type ServiceAccountToken {
+  type ServiceAccountTokenRecord {
     _id: ID!
     serviceAccountId: ID!
     label: String
@@ -46,18 +45,21 @@ export const typeDefs = /* GraphQL */ `
     revokedAt: String
     lastUsedAt: String
     createdAt: String!
+    "A token changes only when it is revoked: revokedAt then, else createdAt."
+    updatedAt: String!
   }
 
   type IssuedServiceAccountToken {
     "The full token, shown only here: it is stored as a hash."
     token: String!
-    tokenRecord: ServiceAccountToken!
+    tokenRecord: ServiceAccountTokenRecord!
   }
 
-  input CreateServiceAccountInput {
+  input ServiceAccountInput {
     name: String!
     description: String
-    scopes: [ServiceAccountScope!]!
+    "Required in effect: none or an empty list is BAD_USER_INPUT \\"At least one scope is required\\"."
+    scopes: [ServiceAccountScope!]
     active: Boolean
   }
 
@@ -69,29 +71,24 @@ export const typeDefs = /* GraphQL */ `
     active: Boolean
   }
 
-  input IssueServiceAccountTokenInput {
-    label: String
-    "A non-empty subset of the account's scopes; all of them when omitted."
-    scopes: [ServiceAccountScope!]
-    "Omitted: never expires; else clamped to 1–8760."
-    expiresInHours: Int
-  }
-
   extend type Query {
     "Ordered by name."
     adminServiceAccounts: [ServiceAccount!]!
     "All tokens of the account, newest first."
-    adminServiceAccountTokens(serviceAccountId: ID!): [ServiceAccountToken!]!
+    adminServiceAccountTokens(serviceAccountId: ID!): [ServiceAccountTokenRecord!]!
   }
 
   extend type Mutation {
-    adminCreateServiceAccount(input: CreateServiceAccountInput!): ServiceAccount!
+    adminCreateServiceAccount(input: ServiceAccountInput!): ServiceAccount!
     adminUpdateServiceAccount(_id: ID!, input: UpdateServiceAccountInput!): ServiceAccount!
     "Removes the account and its tokens; returns it with tokenCount 0."
     adminDeleteServiceAccount(_id: ID!): ServiceAccount!
+    "scopes: a non-empty subset of the account's, all of them when omitted; expiresInHours: omitted never expires, else clamped to 1–8760."
     adminIssueServiceAccountToken(
       serviceAccountId: ID!
-      input: IssueServiceAccountTokenInput
+      label: String
+      scopes: [ServiceAccountScope!]
+      expiresInHours: Int
     ): IssuedServiceAccountToken!
     "Revokes the token and issues one with the same label and scopes; lifetime expiresInHours, else the old one's."
     adminRotateServiceAccountToken(_id: ID!, expiresInHours: Int): IssuedServiceAccountToken!
@@ -119,7 +116,7 @@ export const resolvers = {
   Mutation: {
     adminCreateServiceAccount: (
       _: unknown,
-      args: { input: ServiceAccountInput & { name: string; scopes: Scope[] } },
+      args: { input: ServiceAccountInput & { name: string } },
       context: RequestContext,
     ) => accountView(context.services.serviceAccounts.create(requireAdmin(context).id, args.input)),
     adminUpdateServiceAccount: (
@@ -131,16 +128,10 @@ export const resolvers = {
       accountView(context.services.serviceAccounts.delete(requireAdmin(context).id, args._id)),
     adminIssueServiceAccountToken: (
       _: unknown,
-      args: { serviceAccountId: string; input?: TokenInput | null },
+      { serviceAccountId, ...token }: { serviceAccountId: string } & TokenInput,
       context: RequestContext,
     ) =>
-      issuedView(
-        context.services.serviceAccounts.issue(
-          requireAdmin(context).id,
-          args.serviceAccountId,
-          args.input ?? {},
-        ),
-      ),
+      issuedView(context.services.serviceAccounts.issue(requireAdmin(context).id, serviceAccountId, token)),
     adminRotateServiceAccountToken: (
       _: unknown,
       args: { _id: string; expiresInHours?: number | null },

@@ -106,7 +106,9 @@ function TokensPanel({
     event.preventDefault();
     const answer = await issue({
       serviceAccountId: account._id,
-      input: { label: label.trim() || null, expiresInHours, scopes },
+      label: label.trim() || null,
+      expiresInHours,
+      scopes,
     });
     const made = answer.data?.adminIssueServiceAccountToken;
     if (!made) return;
