@@ -19,10 +19,10 @@ import {
   shownAs,
 } from '../server/testing/live-dashboard.ts';
 import { type Mosquitto, startMosquitto } from '../server/testing/mosquitto.ts';
+import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startCore } from './support/towpath-core.ts';
 
-const REFERENCE = join(process.cwd(), '..', 'shared', 'reference', 'winding');
-const PROGRAM = readFileSync(join(REFERENCE, 'sized_simple_cylinder', 'expected-xab.gcode'), 'utf8');
+const PROGRAM = readFileSync(join(REFERENCE_ROOT, 'sized_simple_cylinder', 'expected-xab.gcode'), 'utf8');
 const TOTAL = prepareProgram(PROGRAM).total;
 
 let broker: Mosquitto;

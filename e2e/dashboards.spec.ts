@@ -2,6 +2,7 @@
 // browser contexts are several people (an admin, two editors, an anonymous shop-floor screen).
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { seriousAxeViolations } from './support/axe.ts';
+import { readmeScreenshot } from './support/screenshots.ts';
 import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startCore } from './support/towpath-core.ts';
 
 let core: Core;
@@ -271,7 +272,7 @@ test('no serious accessibility violations on any screen or dialog; screenshots f
   await expect(editor.getByRole('heading', { name: 'Editing Shop floor' })).toBeVisible();
   await expect(editor.getByRole('region', { name: 'Progress' })).toContainText('64.2 %');
   await noSeriousViolations(editor, 'editor with every common widget');
-  await editor.screenshot({ path: 'docs/screenshots/editor.png' });
+  await editor.screenshot({ path: readmeScreenshot('editor.png') });
   await editor.getByRole('button', { name: 'View' }).click();
   await expect(editor.getByRole('region', { name: 'Progress' })).toContainText('64.2 %');
   await expect(editor.getByRole('region', { name: 'Remaining' })).toContainText('0:22:05');
@@ -280,7 +281,7 @@ test('no serious accessibility violations on any screen or dialog; screenshots f
     editor.getByRole('region', { name: 'Hours wound' }).getByRole('cell', { name: '6.5' }),
   ).toBeVisible();
   await noSeriousViolations(editor, 'viewer with every common widget');
-  await editor.screenshot({ path: 'docs/screenshots/dashboard-view.png' });
+  await editor.screenshot({ path: readmeScreenshot('dashboard-view.png') });
 
   await editor.goto(dashboardUrl);
   await expect(editor.getByRole('region', { name: 'Shift note' })).toContainText('Mandrel');
@@ -326,7 +327,7 @@ test('no serious accessibility violations on any screen or dialog; screenshots f
     await expect(admin.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
     await expect(admin.getByRole('tabpanel')).not.toBeEmpty();
     await noSeriousViolations(admin, `admin ${tab} tab`);
-    if (tab === 'Users') await admin.screenshot({ path: 'docs/screenshots/admin-users.png' });
+    if (tab === 'Users') await admin.screenshot({ path: readmeScreenshot('admin-users.png') });
   }
   await admin.goto(firstLink);
   await expect(admin.getByRole('alert')).toHaveText('This dashboard is no longer available');

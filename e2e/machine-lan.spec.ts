@@ -12,12 +12,12 @@ import { prepareProgram } from '../engine/machine/program.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
+import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 
 const LAN_CLIENT = '192.168.1.20';
 const ADMIN = { email: 'operator@example.com', password: 'Winding-2026-safe!' };
-const REFERENCE = join(process.cwd(), '..', 'shared', 'reference', 'winding');
-const PROGRAM = readFileSync(join(REFERENCE, 'sized_simple_cylinder', 'expected-xab.gcode'), 'utf8');
+const PROGRAM = readFileSync(join(REFERENCE_ROOT, 'sized_simple_cylinder', 'expected-xab.gcode'), 'utf8');
 const TOTAL = prepareProgram(PROGRAM).total;
 
 const CONTROL_REASON =

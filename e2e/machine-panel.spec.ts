@@ -7,11 +7,11 @@ import { prepareProgram } from '../engine/machine/program.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
+import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
+import { readmeScreenshot } from './support/screenshots.ts';
 
-const REFERENCE = join(process.cwd(), '..', 'shared', 'reference', 'winding');
-
-const PROGRAM = join(REFERENCE, 'sized_simple_cylinder', 'expected-xab.gcode');
+const PROGRAM = join(REFERENCE_ROOT, 'sized_simple_cylinder', 'expected-xab.gcode');
 const TOTAL = prepareProgram(readFileSync(PROGRAM, 'utf8')).total;
 const TOTAL_TEXT = TOTAL.toLocaleString('en');
 
@@ -48,7 +48,7 @@ test('connect by typed path, stream a reference program, pause, resume, cancel a
 
   const chooser = page.waitForEvent('filechooser');
   await page.getByRole('button', { name: 'Open file' }).click();
-  await (await chooser).setFiles(join(REFERENCE, 'sized_simple_cylinder', 'input.wind'));
+  await (await chooser).setFiles(join(REFERENCE_ROOT, 'sized_simple_cylinder', 'input.wind'));
   await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
 
   await page.getByRole('button', { name: 'Dry run' }).click();
@@ -66,7 +66,7 @@ test('connect by typed path, stream a reference program, pause, resume, cancel a
   const total = Number(await view.getAttribute('data-vertex-count'));
   await expect.poll(async () => Number(await view.getAttribute('data-done-vertices'))).toBeGreaterThan(1);
   expect(Number(await view.getAttribute('data-done-vertices'))).toBeLessThan(total);
-  await page.screenshot({ path: join('docs', 'screenshots', 'machine-panel.png'), fullPage: true });
+  await page.screenshot({ path: readmeScreenshot('machine-panel.png'), fullPage: true });
 
   await page.getByRole('button', { name: 'Pause job' }).click();
   await expect(state).toHaveAttribute('data-state', 'paused');

@@ -8,11 +8,12 @@ import { buildPreview } from '../engine/gcode/index.ts';
 import { planChunks } from '../engine/plan/index.ts';
 import { parseWindDefinition } from '../engine/wind/index.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
+import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
+import { readmeScreenshot } from './support/screenshots.ts';
 
-const REFERENCE = join(process.cwd(), '..', 'shared', 'reference', 'winding');
-const cases = readdirSync(REFERENCE).filter((name) => !name.includes('.'));
-const valid = cases.filter((name) => readdirSync(join(REFERENCE, name)).includes('expected-xab.gcode'));
+const cases = readdirSync(REFERENCE_ROOT).filter((name) => !name.includes('.'));
+const valid = cases.filter((name) => readdirSync(join(REFERENCE_ROOT, name)).includes('expected-xab.gcode'));
 const invalid = cases.filter((name) => name.startsWith('conf_invalid_'));
 
 let core: Core;
@@ -37,7 +38,7 @@ async function downloaded(page: Page, button: string): Promise<Buffer> {
 }
 
 function expectedOf(name: string) {
-  return JSON.parse(readFileSync(join(REFERENCE, name, 'expected.json'), 'utf8'));
+  return JSON.parse(readFileSync(join(REFERENCE_ROOT, name, 'expected.json'), 'utf8'));
 }
 
 test('every valid reference definition plans to the reference G-code and metrics', async ({ page }) => {
@@ -46,7 +47,7 @@ test('every valid reference definition plans to the reference G-code and metrics
   for (const name of valid) {
     await test.step(name, async () => {
       const expected = expectedOf(name);
-      await openFile(page, join(REFERENCE, name, 'input.wind'));
+      await openFile(page, join(REFERENCE_ROOT, name, 'input.wind'));
       const table = page.getByRole('table', { name: 'Layers' });
       await expect(table).toBeVisible({ timeout: 60_000 });
       await expect(page.getByRole('heading', { level: 2, name: 'input.wind' })).toBeVisible();
@@ -59,7 +60,7 @@ test('every valid reference definition plans to the reference G-code and metrics
       const metrics = await downloaded(page, 'Download metrics');
       expect(metrics.toString('utf8')).toBe(`${JSON.stringify(expected.plan)}\n`);
       const gcode = await downloaded(page, 'Save G-code');
-      expect(gcode.equals(readFileSync(join(REFERENCE, name, 'expected-xab.gcode')))).toBe(true);
+      expect(gcode.equals(readFileSync(join(REFERENCE_ROOT, name, 'expected-xab.gcode')))).toBe(true);
       // In a browser there is no native dialog: the save is a download, and the page says so.
       await expect(page.getByTestId('save-note')).toHaveText('Downloaded input.gcode');
     });
@@ -68,14 +69,16 @@ test('every valid reference definition plans to the reference G-code and metrics
 
 test('the xyz axis format re-plans to the xyz reference', async ({ page }) => {
   await page.goto(`${core.lan}/winding`);
-  await openFile(page, join(REFERENCE, 'simple_cylinder', 'input.wind'));
+  await openFile(page, join(REFERENCE_ROOT, 'simple_cylinder', 'input.wind'));
   await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
   await page.getByLabel('Axis format').selectOption('xyz');
   await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
   const metrics = JSON.parse((await downloaded(page, 'Download metrics')).toString('utf8'));
   expect(metrics.axisFormat).toBe('xyz');
   const gcode = await downloaded(page, 'Save G-code');
-  expect(gcode.equals(readFileSync(join(REFERENCE, 'simple_cylinder', 'expected-xyz.gcode')))).toBe(true);
+  expect(gcode.equals(readFileSync(join(REFERENCE_ROOT, 'simple_cylinder', 'expected-xyz.gcode')))).toBe(
+    true,
+  );
 });
 
 /** What `towpath plan --verbose` writes for a definition: the same engine, run here in Node. */
@@ -89,7 +92,7 @@ function verbosePlan(path: string): Buffer {
 }
 
 test('verbose comments re-plan to what `towpath plan --verbose` writes', async ({ page }) => {
-  const input = join(REFERENCE, 'multi_layer', 'input.wind');
+  const input = join(REFERENCE_ROOT, 'multi_layer', 'input.wind');
   await page.goto(`${core.lan}/winding`);
   await openFile(page, input);
   await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
@@ -102,7 +105,7 @@ test('verbose comments re-plan to what `towpath plan --verbose` writes', async (
 
 test('a file dropped on the page opens, and the recent list opens it again', async ({ page }) => {
   await page.goto(`${core.lan}/winding`);
-  const wind = readFileSync(join(REFERENCE, 'simple_cylinder', 'input.wind'), 'utf8');
+  const wind = readFileSync(join(REFERENCE_ROOT, 'simple_cylinder', 'input.wind'), 'utf8');
   const dataTransfer = await page.evaluateHandle((text) => {
     const transfer = new DataTransfer();
     transfer.items.add(new File([text], 'dropped.wind'));
@@ -112,7 +115,7 @@ test('a file dropped on the page opens, and the recent list opens it again', asy
   await expect(page.getByRole('heading', { level: 2, name: 'dropped.wind' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
 
-  await openFile(page, join(REFERENCE, 'multi_layer', 'input.wind'));
+  await openFile(page, join(REFERENCE_ROOT, 'multi_layer', 'input.wind'));
   await expect(page.getByRole('heading', { level: 2, name: 'input.wind' })).toBeVisible();
   await page
     .getByRole('navigation', { name: 'Recent files' })
@@ -127,7 +130,7 @@ test('invalid definitions show the exact error', async ({ page }) => {
   await page.goto(`${core.lan}/winding`);
   for (const name of invalid) {
     await test.step(name, async () => {
-      await openFile(page, join(REFERENCE, name, 'input.wind'));
+      await openFile(page, join(REFERENCE_ROOT, name, 'input.wind'));
       const detail = expectedOf(name).error.detail.replaceAll('{path}', 'input.wind');
       await expect(page.getByTestId('program-error')).toHaveText(detail);
       await expect(page.getByRole('table', { name: 'Layers' })).toHaveCount(0);
@@ -137,7 +140,7 @@ test('invalid definitions show the exact error', async ({ page }) => {
 
 test('a G-code file shows the simulator figures', async ({ page }) => {
   await page.goto(`${core.lan}/winding`);
-  await openFile(page, join(REFERENCE, 'conf_valid_multilayer', 'expected-xab.gcode'));
+  await openFile(page, join(REFERENCE_ROOT, 'conf_valid_multilayer', 'expected-xab.gcode'));
   const figures = page.getByTestId('simulation');
   await expect(figures).toBeVisible();
   const summary = JSON.parse((await figures.getAttribute('data-summary')) ?? 'null');
@@ -218,10 +221,12 @@ test('the 3D view draws the engine geometry, and scrubbing to the middle draws h
   page,
 }) => {
   const name = 'multi_layer';
-  const preview = buildPreview(new Uint8Array(readFileSync(join(REFERENCE, name, 'expected-xab.gcode'))));
+  const preview = buildPreview(
+    new Uint8Array(readFileSync(join(REFERENCE_ROOT, name, 'expected-xab.gcode'))),
+  );
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${core.lan}/winding`);
-  await openFile(page, join(REFERENCE, name, 'input.wind'));
+  await openFile(page, join(REFERENCE_ROOT, name, 'input.wind'));
   const view = page.getByRole('region', { name: '3D view' });
   // Drawn by the preview worker on the canvas the page handed over, not on the page's thread.
   await expect(view).toHaveAttribute('data-drawn-by', 'worker');
@@ -233,7 +238,7 @@ test('the 3D view draws the engine geometry, and scrubbing to the middle draws h
   expect(full.done, JSON.stringify(full)).toBeGreaterThan(0.002);
   expect(full.pending, JSON.stringify(full)).toBeLessThan(0.0005);
 
-  await view.screenshot({ path: join('docs', 'screenshots', 'winding-3d-view.png') });
+  await view.screenshot({ path: readmeScreenshot('winding-3d-view.png') });
 
   const middle = Math.floor(preview.commandCount / 2);
   const slider = page.getByRole('slider', { name: 'Timeline' });
@@ -270,7 +275,7 @@ test('the 3D view draws the engine geometry, and scrubbing to the middle draws h
 test('wheel, drag and arrow keys on the canvas reach the scene drawn in the worker', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${core.lan}/winding`);
-  await openFile(page, join(REFERENCE, 'multi_layer', 'input.wind'));
+  await openFile(page, join(REFERENCE_ROOT, 'multi_layer', 'input.wind'));
   const view = page.getByRole('region', { name: '3D view' });
   await expect(view).not.toHaveAttribute('data-drawn-vertices', '0');
   const canvas = view.locator('canvas');
@@ -305,10 +310,12 @@ test('wheel, drag and arrow keys on the canvas reach the scene drawn in the work
 
 test('on screen, the middle of a hoop layer is half done and half pending', async ({ page }) => {
   const name = 'sized_simple_cylinder';
-  const preview = buildPreview(new Uint8Array(readFileSync(join(REFERENCE, name, 'expected-xab.gcode'))));
+  const preview = buildPreview(
+    new Uint8Array(readFileSync(join(REFERENCE_ROOT, name, 'expected-xab.gcode'))),
+  );
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${core.lan}/winding`);
-  await openFile(page, join(REFERENCE, name, 'input.wind'));
+  await openFile(page, join(REFERENCE_ROOT, name, 'input.wind'));
   const view = page.getByRole('region', { name: '3D view' });
   await expect(view).toHaveAttribute('data-drawn-vertices', String(preview.vertexCount));
   await page.getByRole('button', { name: 'Side view' }).click();
@@ -330,7 +337,7 @@ test.describe('accessibility', () => {
     for (const width of [1280, 380]) {
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${core.lan}/winding`);
-      await openFile(page, join(REFERENCE, 'conf_valid_multilayer', 'input.wind'));
+      await openFile(page, join(REFERENCE_ROOT, 'conf_valid_multilayer', 'input.wind'));
       await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible();
       const violations = await seriousAxeViolations(page);
       expect(violations, `at ${width}px`).toEqual([]);

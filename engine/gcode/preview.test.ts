@@ -1,17 +1,18 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
 import { SimulationError } from '../errors.ts';
 import { buildPreview, PreviewBuilder, type PreviewGeometry, simulateGcode } from './index.ts';
 
-const referenceRoot = new URL('../../../shared/reference/winding/', import.meta.url);
-const validCases = readdirSync(referenceRoot).filter((name) =>
-  existsSync(new URL(`${name}/expected-xab.gcode`, referenceRoot)),
+const validCases = readdirSync(REFERENCE_ROOT).filter((name) =>
+  existsSync(join(REFERENCE_ROOT, name, 'expected-xab.gcode')),
 );
 const encoder = new TextEncoder();
 const DEG = Math.PI / 180;
 
 function referenceBytes(name: string, file = 'expected-xab.gcode'): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(`${name}/${file}`, referenceRoot)));
+  return new Uint8Array(readFileSync(join(REFERENCE_ROOT, name, file)));
 }
 
 /**

@@ -1,20 +1,21 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
 import { SimulationError } from '../errors.ts';
 import { GcodeSimulator, simulateGcode } from './index.ts';
 import type { SimulationSummary } from './types.ts';
 
-const referenceRoot = new URL('../../../shared/reference/winding/', import.meta.url);
-const validCases = readdirSync(referenceRoot).filter((name) =>
-  existsSync(new URL(`${name}/expected-xab.gcode`, referenceRoot)),
+const validCases = readdirSync(REFERENCE_ROOT).filter((name) =>
+  existsSync(join(REFERENCE_ROOT, name, 'expected-xab.gcode')),
 );
 
 function referenceFile(name: string, file: string): Uint8Array {
-  return new Uint8Array(readFileSync(new URL(`${name}/${file}`, referenceRoot)));
+  return new Uint8Array(readFileSync(join(REFERENCE_ROOT, name, file)));
 }
 
 function expectedSummary(name: string): SimulationSummary {
-  return JSON.parse(readFileSync(new URL(`${name}/expected.json`, referenceRoot), 'utf8')).simulate;
+  return JSON.parse(readFileSync(join(REFERENCE_ROOT, name, 'expected.json'), 'utf8')).simulate;
 }
 
 function inChunks(bytes: Uint8Array, size: (k: number) => number): SimulationSummary {
@@ -69,7 +70,7 @@ describe('reference cases', () => {
     it(`${name}: reproduces expected.json simulate exactly`, () => {
       const expected = expectedSummary(name);
       expect(simulateGcode(referenceFile(name, 'expected-xab.gcode'))).toEqual(expected);
-      if (existsSync(new URL(`${name}/expected-xyz.gcode`, referenceRoot))) {
+      if (existsSync(join(REFERENCE_ROOT, name, 'expected-xyz.gcode'))) {
         expect(simulateGcode(referenceFile(name, 'expected-xyz.gcode'))).toEqual(expected);
       }
     });

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
 import { PlanningError } from '../errors.ts';
 import { parseWindDefinition } from '../wind/index.ts';
 import type { WindDefinition } from '../wind/types.ts';
@@ -8,8 +10,7 @@ import { checkPlan, planChunks, planToString } from './index.ts';
 import { CHUNK_BYTES } from './planner.ts';
 import type { PlanSummary } from './types.ts';
 
-const referenceRoot = new URL('../../../shared/reference/winding/', import.meta.url);
-const caseFile = (name: string, file: string): URL => new URL(`${name}/${file}`, referenceRoot);
+const caseFile = (name: string, file: string): string => join(REFERENCE_ROOT, name, file);
 
 const VALID = [
   'simple_cylinder',
@@ -23,8 +24,8 @@ const VALID = [
 ] as const;
 
 function loadDefinition(name: string): WindDefinition {
-  const url = caseFile(name, 'input.wind');
-  return parseWindDefinition(readFileSync(url), url.pathname);
+  const path = caseFile(name, 'input.wind');
+  return parseWindDefinition(readFileSync(path), path);
 }
 
 function expectedJson(name: string): {
@@ -36,7 +37,7 @@ function expectedJson(name: string): {
 
 /** The SHA-256 of every xyz output, from the table in the reference README. */
 function readmeXyzHashes(): Map<string, string> {
-  const readme = readFileSync(new URL('README.md', referenceRoot), 'utf8');
+  const readme = readFileSync(join(REFERENCE_ROOT, 'README.md'), 'utf8');
   const hashes = new Map<string, string>();
   for (const line of readme.split('\n')) {
     const cells = line.split('|').map((cell) => cell.trim());

@@ -1,12 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
 import { WindFileError } from '../errors.ts';
 import { parseWindDefinition, parseWindText, validateWindDocument } from './index.ts';
 import { decodeJson } from './json-decoder.ts';
 import { WindDefinitionSchema } from './schema.ts';
 import type { WindDefinition } from './types.ts';
 
-const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url);
 const PATH = '/home/op/part.wind';
 const HEADER = (n: number) =>
   `Wind definition at ${PATH} failed validation: ${n} validation error${n === 1 ? '' : 's'} for WindDefinition`;
@@ -90,8 +91,8 @@ describe('parseWindDefinition: bytes', () => {
 });
 
 describe('reference cases', () => {
-  const cases = readdirSync(REFERENCE, { withFileTypes: true }).filter((entry) => entry.isDirectory());
-  const read = (name: string, file: string) => readFileSync(new URL(`${name}/${file}`, REFERENCE));
+  const cases = readdirSync(REFERENCE_ROOT, { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const read = (name: string, file: string) => readFileSync(join(REFERENCE_ROOT, name, file));
 
   it('covers all twelve cases', () => {
     expect(cases).toHaveLength(12);

@@ -5,7 +5,9 @@
 // Targets on the 2-core reference machine: simulation ≥ 50 MB/s (the reference implementation
 // does about 6 MB/s), preview geometry ≥ 2,000,000 vertices/s.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { GcodeSimulator, PreviewBuilder } from '../../engine/gcode/index.ts';
+import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
 import type { Bench } from './report.ts';
 
 const CASES = ['multi_layer', 'avbay_single', 'conf_valid_multilayer', 'sized_simple_cylinder'];
@@ -14,8 +16,7 @@ const CHUNK = 64 * 1024;
 const RUNS = 5;
 
 function benchProgram(): Uint8Array {
-  const root = new URL('../../../shared/reference/winding/', import.meta.url);
-  const parts = CASES.map((name) => readFileSync(new URL(`${name}/expected-xab.gcode`, root)));
+  const parts = CASES.map((name) => readFileSync(join(REFERENCE_ROOT, name, 'expected-xab.gcode')));
   const pieces: Uint8Array[] = [];
   let total = 0;
   while (total < TARGET_BYTES) {

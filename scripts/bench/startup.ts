@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WindDefinition } from '../../engine/wind/types.ts';
+import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
 import { benchDefinition, REFERENCE_PLANNER_LINES_PER_S } from './plan.ts';
 import { type Bench, reportTimes } from './report.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const REFERENCE = join(ROOT, '..', 'shared', 'reference', 'winding');
 const RUNS = 5;
 
 /** The plan benchmark's layers on a shorter mandrel: 700,755 lines. */
@@ -62,10 +62,10 @@ export const bench: Bench = async (report) => {
     both('startup.towpath_help', timed(['server/cli.ts', '--help']), 100);
 
     const small = join(dir, 'simple_cylinder.wind');
-    copyFileSync(join(REFERENCE, 'simple_cylinder', 'input.wind'), small);
+    copyFileSync(join(REFERENCE_ROOT, 'simple_cylinder', 'input.wind'), small);
     both('startup.towpath_validate.simple_cylinder', timed(['server/cli.ts', 'validate', small]), 150);
     const larger = join(dir, 'multi_layer.wind');
-    copyFileSync(join(REFERENCE, 'multi_layer', 'input.wind'), larger);
+    copyFileSync(join(REFERENCE_ROOT, 'multi_layer', 'input.wind'), larger);
     both('startup.towpath_validate.multi_layer', timed(['server/cli.ts', 'validate', larger]), null);
 
     const input = join(dir, 'long.wind');

@@ -15,14 +15,14 @@ import { chromium } from '@playwright/test';
 import { planChunks } from '../../engine/plan/index.ts';
 import { parseWindDefinition } from '../../engine/wind/index.ts';
 import { startCore } from '../../server/testing/core.ts';
+import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
 import type { Bench } from './report.ts';
 
-const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url);
 const LINES = 1_000_000;
 
 /** avbay_single's motion repeated after one header until the program has a million lines. */
 function millionLines(): string {
-  const text = readFileSync(new URL('avbay_single/expected-xab.gcode', REFERENCE), 'utf8');
+  const text = readFileSync(join(REFERENCE_ROOT, 'avbay_single', 'expected-xab.gcode'), 'utf8');
   const [header, ...body] = text.split('\n');
   if (body.at(-1) === '') body.pop();
   const lines = [header as string];
@@ -127,7 +127,7 @@ export const bench: Bench = async (report) => {
     report('winding-ui: timeline scrub frame time, p99 of 200 steps', 'ms', percentile(frames, 0.99), null);
 
     // Planning: avbay_single in the browser worker (plan + preview + transfer) and in Node (plan only).
-    const wind = new URL('avbay_single/input.wind', REFERENCE);
+    const wind = join(REFERENCE_ROOT, 'avbay_single', 'input.wind');
     const definition = parseWindDefinition(new Uint8Array(readFileSync(wind)), 'input.wind');
     const nodeStart = performance.now();
     const plan = planChunks(definition);
@@ -140,7 +140,7 @@ export const bench: Bench = async (report) => {
     });
     const chooser2 = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Open file' }).click();
-    await (await chooser2).setFiles(wind.pathname);
+    await (await chooser2).setFiles(wind);
     await page.waitForFunction(
       () => (window as unknown as { bench: { done: number } }).bench.done > 0,
       null,

@@ -8,18 +8,17 @@ import { pino } from 'pino';
 import { planChunks } from '../../engine/plan/index.ts';
 import { loadConfig } from '../../server/config.ts';
 import { startWorkstation } from '../../server/main.ts';
+import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
 import { readWindDefinition } from '../../server/winding/input-file.ts';
 import { postLoad } from './load.ts';
 import type { Bench } from './report.ts';
 
-const REFERENCE = new URL('../../../shared/reference/winding/multi_layer/input.wind', import.meta.url)
-  .pathname;
 const CLIENTS = 8;
 
 export const bench: Bench = async (report) => {
   const dir = await mkdtemp(join(tmpdir(), 'towpath-bench-winding-'));
   const input = join(dir, 'multi_layer.wind');
-  await copyFile(REFERENCE, input);
+  await copyFile(join(REFERENCE_ROOT, 'multi_layer', 'input.wind'), input);
   const config = loadConfig({
     PORT: '0',
     WINDING_PORT: '0',

@@ -8,9 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { freshnessHeader, loadFreshBundle } from '../../bridge/fresh-bundle.ts';
 import { recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, runNode } from '../testing/process.ts';
+import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 
-const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url).pathname;
 const TRACER = pathToFileURL(join(REPO_ROOT, 'server', 'testing', 'trace-modules.ts')).href;
 
 /** Runs `towpath …` as a process and returns its exit code and the modules it loaded (repo-relative). */
@@ -75,7 +75,7 @@ describe('towpath start-up', () => {
   ])('%s loads no server part (HTTP, GraphQL, database, serial, MCP, logging)', async (command, file) => {
     const dir = await makeTempDir();
     const input = join(dir, file);
-    await copyFile(join(REFERENCE, 'simple_cylinder', file), input);
+    await copyFile(join(REFERENCE_ROOT, 'simple_cylinder', file), input);
     const { code, stderr, modules } = await loadedBy(command, input);
     expect(stderr).toBe('');
     expect(code).toBe(0);
@@ -104,7 +104,7 @@ describe('the winding commands bundle', () => {
       ['sources', sources],
     ] as const) {
       const input = join(dir, `${label}.wind`);
-      await copyFile(join(REFERENCE, 'multi_layer', 'input.wind'), input);
+      await copyFile(join(REFERENCE_ROOT, 'multi_layer', 'input.wind'), input);
       const io = recordingIo();
       expect(await commands?.plan.run([input, '--json', '--axis-format', 'xyz'], io)).toBe(0);
       outputs.push(io.out.join('').replaceAll(label, 'X'));

@@ -3,10 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordingIo } from '../testing/cli-io.ts';
 import { runNode } from '../testing/process.ts';
+import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 import { main } from './main.ts';
-
-const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url).pathname;
 
 interface Expected {
   plan?: Record<string, unknown> & { layers: unknown[] };
@@ -14,13 +13,13 @@ interface Expected {
   error?: { level: 'file' | 'planning'; detail: string };
 }
 
-const cases = (await readdir(REFERENCE, { withFileTypes: true }))
+const cases = (await readdir(REFERENCE_ROOT, { withFileTypes: true }))
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
 
 async function expectedOf(name: string): Promise<Expected> {
-  return JSON.parse(await readFile(join(REFERENCE, name, 'expected.json'), 'utf8'));
+  return JSON.parse(await readFile(join(REFERENCE_ROOT, name, 'expected.json'), 'utf8'));
 }
 
 /** Runs the CLI in-process, capturing what it prints. */
@@ -40,7 +39,7 @@ describe('towpath plan, validate and simulate on every reference case', () => {
       const expected = await expectedOf(name);
       const dir = await makeTempDir();
       const input = join(dir, 'input.wind');
-      await copyFile(join(REFERENCE, name, 'input.wind'), input);
+      await copyFile(join(REFERENCE_ROOT, name, 'input.wind'), input);
 
       const validated = await towpath('validate', input, '--json');
       if (expected.plan) {
@@ -56,7 +55,7 @@ describe('towpath plan, validate and simulate on every reference case', () => {
         expect(planned.code).toBe(0);
         expect(JSON.parse(planned.stdout)).toEqual({ ...expected.plan, output });
         const gcode = await readFile(output);
-        expect(gcode.equals(await readFile(join(REFERENCE, name, 'expected-xab.gcode')))).toBe(true);
+        expect(gcode.equals(await readFile(join(REFERENCE_ROOT, name, 'expected-xab.gcode')))).toBe(true);
 
         const simulated = await towpath('simulate', output, '--json');
         expect(simulated.code).toBe(0);
@@ -66,7 +65,7 @@ describe('towpath plan, validate and simulate on every reference case', () => {
         const planXyz = await towpath('plan', input, '-o', xyz, '--axis-format', 'xyz', '--json');
         expect(JSON.parse(planXyz.stdout)).toEqual({ ...expected.plan, output: xyz, axisFormat: 'xyz' });
         const xyzBytes = await readFile(xyz);
-        const xyzExpected = await readFile(join(REFERENCE, name, 'expected-xyz.gcode')).catch(
+        const xyzExpected = await readFile(join(REFERENCE_ROOT, name, 'expected-xyz.gcode')).catch(
           () => undefined,
         );
         if (xyzExpected) expect(xyzBytes.equals(xyzExpected)).toBe(true);
@@ -108,7 +107,7 @@ describe('towpath plan', () => {
   it('writes <input>.gcode next to the input by default and prints a short summary', async () => {
     const dir = await makeTempDir();
     const input = join(dir, 'vessel.wind');
-    await copyFile(join(REFERENCE, 'simple_cylinder', 'input.wind'), input);
+    await copyFile(join(REFERENCE_ROOT, 'simple_cylinder', 'input.wind'), input);
     const result = await towpath('plan', input);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(
@@ -120,7 +119,7 @@ describe('towpath plan', () => {
   it('replaces an existing output only with a complete program', async () => {
     const dir = await makeTempDir();
     const input = join(dir, 'bad.wind');
-    await copyFile(join(REFERENCE, 'conf_invalid_wind_angle_out_of_range', 'input.wind'), input);
+    await copyFile(join(REFERENCE_ROOT, 'conf_invalid_wind_angle_out_of_range', 'input.wind'), input);
     await writeFile(join(dir, 'bad.gcode'), 'previous\n');
     expect((await towpath('plan', input)).code).toBe(1);
     expect(await readFile(join(dir, 'bad.gcode'), 'utf8')).toBe('previous\n');
@@ -129,7 +128,7 @@ describe('towpath plan', () => {
   it('refuses to overwrite its input or write over a folder', async () => {
     const dir = await makeTempDir();
     const input = join(dir, 'part.wind');
-    await copyFile(join(REFERENCE, 'conf_valid_skip', 'input.wind'), input);
+    await copyFile(join(REFERENCE_ROOT, 'conf_valid_skip', 'input.wind'), input);
     await symlink(input, join(dir, 'alias.gcode'));
     expect(await towpath('plan', input, '-o', join(dir, 'alias.gcode'))).toMatchObject({
       code: 2,
@@ -228,7 +227,7 @@ describe('the towpath process', () => {
   it('plans a reference case exactly as the README says, with no progress bar when piped', async () => {
     const dir = await makeTempDir();
     const output = join(dir, 'out.gcode');
-    const input = join(REFERENCE, 'conf_valid_helical', 'input.wind');
+    const input = join(REFERENCE_ROOT, 'conf_valid_helical', 'input.wind');
     const result = await runNode('server/cli.ts', ['plan', input, '-o', output, '--json']);
     const expected = await expectedOf('conf_valid_helical');
     expect(result.code).toBe(0);
@@ -236,7 +235,7 @@ describe('the towpath process', () => {
     expect(JSON.parse(result.stdout)).toEqual({ ...expected.plan, output });
     expect(
       (await readFile(output)).equals(
-        await readFile(join(REFERENCE, 'conf_valid_helical', 'expected-xab.gcode')),
+        await readFile(join(REFERENCE_ROOT, 'conf_valid_helical', 'expected-xab.gcode')),
       ),
     ).toBe(true);
   });

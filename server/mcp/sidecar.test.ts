@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHost, startFakeHost } from '../../bridge/fake-host/server.ts';
 import { connectMcp } from '../../bridge/test-support.ts';
 import { REPO_ROOT, runNode } from '../testing/process.ts';
+import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 
 const SIDECAR = join(
@@ -75,10 +76,7 @@ describe('sidecar executable', () => {
         'machine_status',
       ]);
       const input = join(home, 'part.wind');
-      await copyFile(
-        new URL('../../../shared/reference/winding/simple_cylinder/input.wind', import.meta.url),
-        input,
-      );
+      await copyFile(join(REFERENCE_ROOT, 'simple_cylinder', 'input.wind'), input);
       expect(
         (await client.callTool({ name: 'validate_wind', arguments: { path: input } })).structuredContent,
       ).toEqual({

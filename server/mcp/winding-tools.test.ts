@@ -8,10 +8,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../../bridge/test-support.ts';
+import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { startTestWorkstation } from '../testing/workstation.ts';
 import { WORKSTATION_FILE } from '../workstation-file.ts';
 
-const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url).pathname;
 const INLINE = '<inline definition>';
 const NOT_RUNNING = {
   code: 'WORKSTATION_NOT_RUNNING',
@@ -24,12 +24,12 @@ interface Expected {
   error?: { level: 'file' | 'planning'; detail: string };
 }
 
-const cases = (await readdir(REFERENCE, { withFileTypes: true }))
+const cases = (await readdir(REFERENCE_ROOT, { withFileTypes: true }))
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
 const expectedOf = async (name: string): Promise<Expected> =>
-  JSON.parse(await readFile(join(REFERENCE, name, 'expected.json'), 'utf8'));
+  JSON.parse(await readFile(join(REFERENCE_ROOT, name, 'expected.json'), 'utf8'));
 
 let base: string;
 let allowed: string;
@@ -83,7 +83,7 @@ async function copyCase(name: string, file = 'input.wind') {
   const dir = join(allowed, name);
   await mkdir(dir, { recursive: true });
   const target = join(dir, file);
-  await copyFile(join(REFERENCE, name, file), target);
+  await copyFile(join(REFERENCE_ROOT, name, file), target);
   return { dir, target };
 }
 
@@ -158,7 +158,7 @@ describe.each(cases)('reference case %s', (name) => {
     const planned = await call('plan_wind', { path: target });
     const { commands, ...rest } = expected.plan as Record<string, unknown>;
     expectClose(planned.data, { commands, output, ...rest });
-    expect(await readFile(output)).toEqual(await readFile(join(REFERENCE, name, 'expected-xab.gcode')));
+    expect(await readFile(output)).toEqual(await readFile(join(REFERENCE_ROOT, name, 'expected-xab.gcode')));
 
     const xyz = await call('plan_wind', { path: target, axis_format: 'xyz' });
     expect(xyz.data?.axisFormat).toBe('xyz');
@@ -218,7 +218,7 @@ describe('winding tool errors', () => {
     });
     // The output rules of the door: never over the input, never a folder.
     const same = join(allowed, 'errors', 'same.gcode');
-    await copyFile(join(REFERENCE, 'conf_valid_skip', 'input.wind'), same);
+    await copyFile(join(REFERENCE_ROOT, 'conf_valid_skip', 'input.wind'), same);
     expect(await call('plan_wind', { path: same })).toEqual({
       error: { code: 'FILE_ERROR', message: `Output path '${same}' would overwrite the input file` },
     });

@@ -14,10 +14,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 
-const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url).pathname;
-const CASES = (await readdir(REFERENCE, { withFileTypes: true }))
+const CASES = (await readdir(REFERENCE_ROOT, { withFileTypes: true }))
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name)
   .sort();
@@ -28,7 +28,7 @@ interface Expected {
   error?: { level: string; detail: string };
 }
 const expectedOf = async (name: string): Promise<Expected> =>
-  JSON.parse(await readFile(join(REFERENCE, name, 'expected.json'), 'utf8'));
+  JSON.parse(await readFile(join(REFERENCE_ROOT, name, 'expected.json'), 'utf8'));
 
 let ws: TestWorkstation;
 let allowed: string;
@@ -44,7 +44,7 @@ beforeAll(async () => {
   await mkdir(outside);
   await writeFile(
     join(allowed, 'single.wind'),
-    await readFile(join(REFERENCE, 'conf_valid_skip', 'input.wind')),
+    await readFile(join(REFERENCE_ROOT, 'conf_valid_skip', 'input.wind')),
   );
   await mkdir(join(base, 'file-root'));
   await mkdir(folderRoot(), { recursive: true });
@@ -83,7 +83,7 @@ describe('every reference case through the winding door', () => {
       const dir = join(allowed, name);
       await mkdir(dir, { recursive: true });
       const input = join(dir, 'input.wind');
-      await copyFile(join(REFERENCE, name, 'input.wind'), input);
+      await copyFile(join(REFERENCE_ROOT, name, 'input.wind'), input);
 
       const validated = await post('/validate/from-file', { path: input });
       if (expected.plan) {
@@ -94,7 +94,7 @@ describe('every reference case through the winding door', () => {
         const output = join(dir, 'input.gcode');
         expect(planned.body).toEqual({ ...expected.plan, output });
         expect(
-          (await readFile(output)).equals(await readFile(join(REFERENCE, name, 'expected-xab.gcode'))),
+          (await readFile(output)).equals(await readFile(join(REFERENCE_ROOT, name, 'expected-xab.gcode'))),
         ).toBe(true);
         expect(await post('/simulate/from-file', { path: output })).toEqual({
           status: 200,
@@ -104,7 +104,7 @@ describe('every reference case through the winding door', () => {
 
         const xyz = await post('/plan/from-file', { path: input, axis_format: 'xyz' });
         expect(xyz.body).toEqual({ ...expected.plan, output, axisFormat: 'xyz' });
-        const xyzExpected = await readFile(join(REFERENCE, name, 'expected-xyz.gcode')).catch(
+        const xyzExpected = await readFile(join(REFERENCE_ROOT, name, 'expected-xyz.gcode')).catch(
           () => undefined,
         );
         if (xyzExpected) expect((await readFile(output)).equals(xyzExpected)).toBe(true);
@@ -259,7 +259,7 @@ describe('paths (§7.2) and output (§7.3)', () => {
     });
     // The output rules still hold once the input is readable.
     const only = join(base, 'file-root', 'only.wind');
-    await copyFile(join(REFERENCE, 'conf_valid_skip', 'input.wind'), only);
+    await copyFile(join(REFERENCE_ROOT, 'conf_valid_skip', 'input.wind'), only);
     expect((await post('/plan/from-file', { path: only })).status).toBe(403);
     await rm(only);
   });
@@ -267,7 +267,7 @@ describe('paths (§7.2) and output (§7.3)', () => {
   it('writes the output only inside the roots and never over the input or a folder', async () => {
     // A root that is one file: the input is allowed, its sibling output is not.
     const only = join(base, 'file-root', 'only.wind');
-    await copyFile(join(REFERENCE, 'conf_valid_skip', 'input.wind'), only);
+    await copyFile(join(REFERENCE_ROOT, 'conf_valid_skip', 'input.wind'), only);
     expect(await post('/plan/from-file', { path: only })).toMatchObject({
       status: 403,
       body: {
@@ -277,20 +277,20 @@ describe('paths (§7.2) and output (§7.3)', () => {
     // An existing output symlink is followed.
     const dir = join(allowed, 'linked');
     await mkdir(dir);
-    await copyFile(join(REFERENCE, 'conf_valid_skip', 'input.wind'), join(dir, 'part.wind'));
+    await copyFile(join(REFERENCE_ROOT, 'conf_valid_skip', 'input.wind'), join(dir, 'part.wind'));
     await symlink(join(outside, 'elsewhere.gcode'), join(dir, 'part.gcode'));
     expect((await post('/plan/from-file', { path: join(dir, 'part.wind') })).status).toBe(403);
     expect(await readdir(outside)).not.toContain('elsewhere.gcode');
 
     const same = join(allowed, 'same.gcode');
-    await copyFile(join(REFERENCE, 'conf_valid_skip', 'input.wind'), same);
+    await copyFile(join(REFERENCE_ROOT, 'conf_valid_skip', 'input.wind'), same);
     expect(await post('/plan/from-file', { path: same })).toMatchObject({
       status: 400,
       body: { detail: `Output path '${same}' would overwrite the input file` },
     });
     const folderCase = join(allowed, 'blocked');
     await mkdir(join(folderCase, 'part.gcode'), { recursive: true });
-    await copyFile(join(REFERENCE, 'conf_valid_skip', 'input.wind'), join(folderCase, 'part.wind'));
+    await copyFile(join(REFERENCE_ROOT, 'conf_valid_skip', 'input.wind'), join(folderCase, 'part.wind'));
     expect(await post('/plan/from-file', { path: join(folderCase, 'part.wind') })).toMatchObject({
       status: 400,
       body: { detail: `Could not write G-code to ${join(folderCase, 'part.gcode')}: not a regular file` },
@@ -301,7 +301,7 @@ describe('paths (§7.2) and output (§7.3)', () => {
     const dir = join(allowed, 'replace');
     await mkdir(dir);
     await copyFile(
-      join(REFERENCE, 'conf_invalid_wind_angle_out_of_range', 'input.wind'),
+      join(REFERENCE_ROOT, 'conf_invalid_wind_angle_out_of_range', 'input.wind'),
       join(dir, 'part.wind'),
     );
     await writeFile(join(dir, 'part.gcode'), 'previous\n');
@@ -482,7 +482,7 @@ describe('load', () => {
         const name = reference[i % reference.length] as string;
         const dir = join(allowed, 'concurrent', String(i));
         await mkdir(dir, { recursive: true });
-        await copyFile(join(REFERENCE, name, 'input.wind'), join(dir, 'job.wind'));
+        await copyFile(join(REFERENCE_ROOT, name, 'input.wind'), join(dir, 'job.wind'));
         return { name, dir };
       }),
     );
@@ -494,7 +494,9 @@ describe('load', () => {
       expect(result.status).toBe(200);
       expect(result.body.commands).toBe((await expectedOf(name)).plan?.commands);
       const written = await readFile(join(dir, 'job.gcode'));
-      expect(written.equals(await readFile(join(REFERENCE, name, 'expected-xab.gcode'))), name).toBe(true);
+      expect(written.equals(await readFile(join(REFERENCE_ROOT, name, 'expected-xab.gcode'))), name).toBe(
+        true,
+      );
     }
   });
 });

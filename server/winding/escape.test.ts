@@ -5,11 +5,11 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir, startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 
-const REFERENCE = new URL('../../../shared/reference/winding/', import.meta.url).pathname;
-const WIND = await readFile(join(REFERENCE, 'conf_valid_hoop', 'input.wind'));
-const OTHER_WIND = await readFile(join(REFERENCE, 'conf_valid_helical', 'input.wind'));
+const WIND = await readFile(join(REFERENCE_ROOT, 'conf_valid_hoop', 'input.wind'));
+const OTHER_WIND = await readFile(join(REFERENCE_ROOT, 'conf_valid_helical', 'input.wind'));
 
 let ws: TestWorkstation | undefined;
 afterEach(async () => {

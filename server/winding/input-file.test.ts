@@ -4,6 +4,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulationError, WindFileError } from '../../engine/errors.ts';
+import { REFERENCE_ROOT } from '../testing/reference.ts';
 import {
   type InputKind,
   MAX_INPUT_BYTES,
@@ -176,11 +177,7 @@ describe('openInputFile', () => {
 
 describe('readWindDefinition', () => {
   it('reads and validates a definition', async () => {
-    const reference = new URL(
-      '../../../shared/reference/winding/simple_cylinder/input.wind',
-      import.meta.url,
-    );
-    const definition = await readWindDefinition(reference.pathname);
+    const definition = await readWindDefinition(join(REFERENCE_ROOT, 'simple_cylinder', 'input.wind'));
     expect(definition.defaultFeedRate).toBe(9000);
   });
 

@@ -1,8 +1,10 @@
 // The preview worker's session, run on this thread as the main-thread fallback runs it.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPreview } from '../../../../../engine/gcode/index.ts';
 import { prepareProgram } from '../../../../../engine/machine/program.ts';
+import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
 import { metricsJson } from '../definition/DefinitionView.tsx';
 import { gcodeName } from '../save/save-program.ts';
 import { lastVertexAtOrBefore } from '../scene/timeline.ts';
@@ -11,8 +13,7 @@ import { ProgramBytes } from './program-bytes.ts';
 import type { LoadResult, ProgramRequest, ViewGeometry, WorkerAnswer } from './protocol.ts';
 import { PreviewSession } from './session.ts';
 
-const REFERENCE = new URL('../../../../../../shared/reference/winding/', import.meta.url);
-const read = (path: string) => readFileSync(new URL(path, REFERENCE));
+const read = (path: string) => readFileSync(join(REFERENCE_ROOT, path));
 const XAB = { axisFormat: 'xab', verbose: false } as const;
 
 function session(tap?: (geometry: ViewGeometry) => void) {

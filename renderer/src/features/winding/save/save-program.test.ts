@@ -6,12 +6,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
 import type { MenuCommand, TowpathDesktopApi } from '../../../lib/desktop.ts';
 import { useProgram } from '../useProgram.ts';
 import { SAVE_PIECE_BYTES, saveProgram } from './save-program.ts';
-
-// A path, not a URL: under jsdom the URL class is not Node's, and the fs functions refuse it.
-const REFERENCE = join(process.cwd(), '..', 'shared', 'reference', 'winding');
 
 /** The preload API as the desktop app exposes it, with the file system replaced by a record. */
 function fakeDesktop(answer: { canceled: true } | { canceled: false; path: string }) {
@@ -119,14 +117,14 @@ describe("the desktop menu's Save G-code", () => {
     const desktop = fakeDesktop({ canceled: false, path: '/jobs/input.gcode' });
     (window as { towpath?: TowpathDesktopApi }).towpath = desktop.api;
     const { result, unmount } = renderHook(() => useProgram());
-    const wind = readFileSync(join(REFERENCE, 'simple_cylinder', 'input.wind'));
+    const wind = readFileSync(join(REFERENCE_ROOT, 'simple_cylinder', 'input.wind'));
     await act(() => result.current.openFile(new File([wind], 'input.wind')));
     await waitFor(() => expect(result.current.state.phase).toBe('loaded'));
 
     await act(async () => desktop.sendMenu({ type: 'save-gcode' }));
     await waitFor(() => expect(result.current.saveNote).toBe('Saved to /jobs/input.gcode'));
     expect(desktop.api.saveFile).toHaveBeenCalledWith({ kind: 'gcode', suggestedPath: 'input.gcode' });
-    const expected = readFileSync(join(REFERENCE, 'simple_cylinder', 'expected-xab.gcode'));
+    const expected = readFileSync(join(REFERENCE_ROOT, 'simple_cylinder', 'expected-xab.gcode'));
     expect(Buffer.from(desktop.written()).equals(expected)).toBe(true);
     unmount();
   });
