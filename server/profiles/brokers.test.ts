@@ -171,10 +171,12 @@ describe('update and delete', () => {
     expect(
       errorOf(await f.call(UPDATE, { id: broker._id, input: { brokerUrl: 'ws://a' } }, 'admin'))?.code,
     ).toBe('BAD_USER_INPUT');
-    expect(errorOf(await f.call(UPDATE, { id: 'c'.repeat(24), input: {} }, 'admin'))).toEqual({
-      code: 'NOT_FOUND',
-      message: 'Broker profile not found',
-    });
+    // The addressed profile is looked for before its input is judged (§4's precedence).
+    for (const input of [{}, { brokerUrl: 'ws://a' }])
+      expect(errorOf(await f.call(UPDATE, { id: 'c'.repeat(24), input }, 'admin'))).toEqual({
+        code: 'NOT_FOUND',
+        message: 'Broker profile not found',
+      });
     const events = await f.call(
       '{ adminAuditEvents(actionPrefix: "broker_profile.updated") { targetId metadata } }',
       {},

@@ -155,13 +155,14 @@ export class BrokerProfileService {
   /** Omitted fields stay; an explicit null clears `tls` and `credentialProfileId`. */
   update(actorUserId: string, id: string, input: BrokerProfileInput) {
     const { store, clock } = this.#deps;
-    const name = input.name == null ? undefined : checkName(input.name);
-    const brokerUrl = input.brokerUrl == null ? undefined : checkBrokerUrl(input.brokerUrl);
-    const tls = 'tls' in input ? checkTls(input.tls) : undefined;
-    const topicAllowlist = input.topicAllowlist == null ? undefined : checkAllowlist(input.topicAllowlist);
     const result = store.transaction(() => {
       const current = store.brokerProfiles.byId(id);
+      // The addressed profile first, then its input (§4's precedence).
       if (!current) throw new ServiceError('NOT_FOUND', BROKER_PROFILE_NOT_FOUND);
+      const name = input.name == null ? undefined : checkName(input.name);
+      const brokerUrl = input.brokerUrl == null ? undefined : checkBrokerUrl(input.brokerUrl);
+      const tls = 'tls' in input ? checkTls(input.tls) : undefined;
+      const topicAllowlist = input.topicAllowlist == null ? undefined : checkAllowlist(input.topicAllowlist);
       const next: BrokerProfileRow = {
         ...current,
         name: name ?? current.name,

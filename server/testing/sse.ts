@@ -8,6 +8,7 @@ export interface SseEvent {
 
 export interface Subscription {
   status: number;
+  contentType: string | null;
   /** The next `next` payload, or `'complete'` once the server ends the stream. */
   next(): Promise<
     { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] } | 'complete'
@@ -63,6 +64,7 @@ export async function subscribe(
   };
   return {
     status: response.status,
+    contentType: response.headers.get('content-type'),
     next: async () => {
       for (;;) {
         const event = await readEvent();

@@ -1,0 +1,37 @@
+// Our printed schema against the published contract: every type, field, argument and enum value the
+// interface description names must be there with the same name and a type its clients can use.
+import { existsSync, readFileSync } from 'node:fs';
+import { buildSchema, findBreakingChanges } from 'graphql';
+import { describe, expect, it } from 'vitest';
+import { SCHEMA_FILE } from './codegen.ts';
+import { PUBLISHED_SCHEMA_FILE, publishedSchema, SHARED_SCHEMA_FILE } from './published-contract.ts';
+
+const breakingChanges = (ours: string) =>
+  findBreakingChanges(publishedSchema(), buildSchema(ours)).map(
+    (change) => `${change.type}: ${change.description}`,
+  );
+
+describe('the published GraphQL contract', () => {
+  it('has no breaking change in our printed schema', () => {
+    expect(breakingChanges(readFileSync(SCHEMA_FILE, 'utf8'))).toEqual([]);
+  });
+
+  it('would notice a contract spelling going missing', () => {
+    // The check itself, on a schema that still speaks our former spelling of one argument.
+    const former = readFileSync(SCHEMA_FILE, 'utf8').replace(
+      'transferDashboardOwnership(_id: ID!, newOwnerUserId: ID!)',
+      'transferDashboardOwnership(_id: ID!, userId: ID!)',
+    );
+    expect(breakingChanges(former)).toEqual([
+      'ARG_REMOVED: Mutation.transferDashboardOwnership arg newOwnerUserId was removed.',
+      'REQUIRED_ARG_ADDED: A required arg userId on Mutation.transferDashboardOwnership was added.',
+    ]);
+  });
+
+  it.runIf(existsSync(SHARED_SCHEMA_FILE))(
+    'keeps its copy identical to the specs beside the checkout',
+    () => {
+      expect(readFileSync(PUBLISHED_SCHEMA_FILE, 'utf8')).toBe(readFileSync(SHARED_SCHEMA_FILE, 'utf8'));
+    },
+  );
+});
