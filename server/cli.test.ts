@@ -26,6 +26,15 @@ async function serve(env: Record<string, string>) {
   return { r, lan: lan as string, winding: winding as string, dataDir };
 }
 
+/** The core's JSON log in the data dir, one entry per line. */
+async function jsonLog(dataDir: string): Promise<Record<string, unknown>[]> {
+  const text = await readFile(join(dataDir, 'towpath.log'), 'utf8');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
 /** The one-line failure contract: exit 1, a single `towpath: …` line on stderr, no stack trace. */
 function expectOneLineFailure(result: { code: number | null; stderr: string }, line: string) {
   expect(result.code).toBe(1);
@@ -38,14 +47,9 @@ describe('towpath serve', () => {
     for (const url of [lan, winding]) {
       expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok', version: VERSION });
     }
-    // The chosen URLs are logged as JSON for scripts, too.
-    const started = r
-      .stdout()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line))
-      .find((entry) => entry.urls);
-    expect(started.urls).toEqual({ lan, winding });
+    // The chosen URLs are logged as JSON for scripts, too, in the data dir's log.
+    const started = (await jsonLog(dataDir)).find((entry) => entry.urls);
+    expect(started?.urls).toEqual({ lan, winding });
     // A fresh install prints the first-run setup code it keeps in the data dir.
     const code = (await readFile(join(dataDir, 'setup-code'), 'utf8')).trim();
     await r.waitFor(/First-run setup code: (\S+)/);
@@ -62,8 +66,57 @@ describe('towpath serve', () => {
     const done = await r.finished;
     expect(done.code).toBe(0);
     await expect(stat(announced)).rejects.toThrow();
-    expect(done.stdout).toContain('"msg":"Towpath stopped"');
+    expect((await jsonLog(dataDir)).map((entry) => entry.msg)).toContain('Towpath stopped');
+    expect(done.stderr).toMatch(/Towpath stopped\.\n$/);
     await expect(fetch(`${lan}/healthz`)).rejects.toThrow();
+  });
+
+  it('shows a person one line per notable event, and keeps the JSON log with every request in the data dir', async () => {
+    // A value out of range is a warning at start-up: one line, as a person reads it.
+    const { r, lan, dataDir } = await serve({ PORT: '0', WINDING_PORT: '0', AUTH_LOGIN_MAX_ATTEMPTS: '0' });
+    await r.waitFor(/First-run setup code: /);
+    // Requests fastify logs at info (a health check logs only its failures).
+    for (let i = 0; i < 3; i++) expect((await fetch(`${lan}/api/no-such-route`)).status).toBe(404);
+    r.child.kill('SIGTERM');
+    const done = await r.finished;
+    expect(done.code).toBe(0);
+    expect(done.stdout).toBe('');
+    const lines = done.stderr.split('\n').filter(Boolean);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^\d\d:\d\d:\d\d warning: AUTH_LOGIN_MAX_ATTEMPTS=0 is out of range \(1–10000\); using 1$/,
+      ),
+      expect.stringMatching(RUNNING),
+      expect.stringMatching(/^Machine process attached \(machine door http:\/\/127\.0\.0\.1:\d+\)\.$/),
+      `Log: ${join(dataDir, 'towpath.log')}`,
+      expect.stringMatching(/^First-run setup code: \S+$/),
+      'Towpath stopped.',
+    ]);
+    // Every request is in the file, as JSON, for whoever needs to look.
+    const log = await jsonLog(dataDir);
+    const count = (msg: string) => log.filter((entry) => entry.msg === msg).length;
+    expect(count('incoming request')).toBe(3);
+    expect(count('request completed')).toBe(3);
+    expect(log.map((entry) => entry.msg)).toContain('Towpath stopped');
+  });
+
+  it('prints the JSON log on stdout with LOG_FORMAT=json, as it writes to the data dir', async () => {
+    const { r, lan, dataDir } = await serve({ PORT: '0', WINDING_PORT: '0', LOG_FORMAT: 'json' });
+    expect((await fetch(`${lan}/api/no-such-route`)).status).toBe(404);
+    r.child.kill('SIGTERM');
+    const done = await r.finished;
+    expect(done.code).toBe(0);
+    const printed = done.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    expect(printed).toEqual(await jsonLog(dataDir));
+    expect(printed.map((entry) => entry.msg)).toEqual(
+      expect.arrayContaining(['incoming request', 'request completed', 'Towpath stopped']),
+    );
+    // The person's lines stay on stderr, and no JSON is among them.
+    expect(done.stderr).toMatch(RUNNING);
+    expect(done.stderr).not.toContain('{');
   });
 
   it('refuses a second instance on the same ports with one clear line', async () => {

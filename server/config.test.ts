@@ -13,6 +13,7 @@ describe('loadConfig', () => {
     expect(config.winding).toEqual({ host: '127.0.0.1', port: 8000, allowedRoots: ['/home/op', tmpdir()] });
     expect(config.dataDir).toBe('/home/op/.local/share/towpath');
     expect(config.logLevel).toBe('info');
+    expect(config.logFormat).toBe('human');
     expect(config.machineRemoteControl).toBe(false);
     expect(config.machine).toEqual({ host: '127.0.0.1', port: 8002, portFixed: false, nice: -10 });
     expect(config.rendererDir.endsWith(join('dist', 'renderer'))).toBe(true);
@@ -27,6 +28,7 @@ describe('loadConfig', () => {
         WINDING_PORT: '8123',
         TOWPATH_DATA_DIR: '/srv/towpath',
         LOG_LEVEL: 'debug',
+        LOG_FORMAT: 'json',
         MACHINE_REMOTE_CONTROL: 'TRUE',
         MACHINE_PORT: '0',
         MACHINE_NICE: ' 5 ',
@@ -37,6 +39,7 @@ describe('loadConfig', () => {
     expect(config.winding).toMatchObject({ host: '::1', port: 8123 });
     expect(config.dataDir).toBe('/srv/towpath');
     expect(config.logLevel).toBe('debug');
+    expect(config.logFormat).toBe('json');
     expect(config.machineRemoteControl).toBe(true);
     expect(config.machine).toEqual({ host: '127.0.0.1', port: 0, portFixed: true, nice: 5 });
   });
@@ -95,6 +98,7 @@ describe('loadConfig', () => {
       'loud',
       'invalid LOG_LEVEL="loud": LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent',
     ],
+    ['LOG_FORMAT', 'pretty', 'invalid LOG_FORMAT="pretty": LOG_FORMAT must be one of human, json'],
   ])('refuses %s=%s with one clear line', (name, value, message) => {
     let thrown: unknown;
     try {

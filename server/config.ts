@@ -19,6 +19,8 @@ export class ConfigError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** What the core's terminal shows: one line per notable event for a person, or the JSON log for a service. */
+const LOG_FORMATS = ['human', 'json'] as const;
 
 const port = (name: string) =>
   z
@@ -77,6 +79,9 @@ const envSchema = z.object({
   LOG_LEVEL: z
     .enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
+  LOG_FORMAT: z
+    .enum(LOG_FORMATS, { error: `LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')}` })
+    .default('human'),
   MACHINE_REMOTE_CONTROL: flag('MACHINE_REMOTE_CONTROL').default(false),
   MACHINE_PORT: port('MACHINE_PORT').default(8002),
   MACHINE_NICE: z
@@ -103,6 +108,7 @@ const envSchema = z.object({
 });
 
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** The five secrets of dashboard spec §18: from the environment, else `<data dir>/secrets.json`. */
 export const SECRET_NAMES = [
@@ -164,6 +170,11 @@ export interface Config {
   /** Folder of files shipped with the app (examples, schemas). */
   resourcesDir: string;
   logLevel: LogLevel;
+  /**
+   * `LOG_FORMAT`: the JSON log always goes to `<data dir>/towpath.log`; `human` (the default) shows
+   * the terminal one line per warning or error, `json` copies the JSON log to stdout for services.
+   */
+  logFormat: LogFormat;
   /** Machine-control routes on the LAN door answer non-loopback clients only when true. */
   machineRemoteControl: boolean;
   /**
@@ -248,6 +259,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     rendererDir: DEFAULT_RENDERER_DIR,
     resourcesDir: DEFAULT_RESOURCES_DIR,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     machineRemoteControl: e.MACHINE_REMOTE_CONTROL,
     machine: {
       host: '127.0.0.1',

@@ -7,7 +7,7 @@ import type { HttpTimeouts } from './http/app.ts';
 import { Door } from './http/door.ts';
 import { createPathPolicy } from './http/paths.ts';
 import { buildLanDoor } from './lan/door.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createCoreLogger, type Logger } from './log.ts';
 import { signedInUser } from './machine/forward.ts';
 import { MachineLink } from './machine/supervisor.ts';
 import { VERSION } from './version.ts';
@@ -55,7 +55,7 @@ export interface StartOptions {
  * `StartupError` (one clear line) or `ConfigError` is thrown.
  */
 export async function startWorkstation(config: Config, options: StartOptions = {}): Promise<Workstation> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createCoreLogger(config);
   const dataDir = await openDataDir(config.dataDir);
   for (const warning of config.warnings ?? []) logger.warn(warning);
   // Before any door listens: a newer or damaged database, or a bad secret, stops the start here.

@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../config.ts';
 import { StartupError } from '../errors.ts';
+import { CORE_LOG_FILE } from '../log.ts';
 import { startWorkstation } from '../main.ts';
 import { VERSION } from '../version.ts';
 import { type Command, UsageError } from './io.ts';
@@ -33,10 +35,15 @@ export const serve: Command = {
       removers.push(io.onParentExit(() => requested?.({ reason: 'parent process exited' })));
     try {
       const workstation = await startWorkstation(config);
+      // The terminal's lines for a person; the JSON log (with every request) is in the data dir.
       io.stderr(
         `Towpath ${VERSION} is running. Open ${workstation.urls.lan}/ ` +
           `(winding door ${workstation.urls.winding}). Press Ctrl-C to stop.\n`,
       );
+      // A machine process that could not start has already said why, as an error line.
+      if (workstation.machine.problem === undefined)
+        io.stderr(`Machine process attached (machine door ${workstation.urls.machine}).\n`);
+      io.stderr(`Log: ${join(workstation.dataDir, CORE_LOG_FILE)}\n`);
       // Dashboard spec §6.1: whoever creates the first admin must have seen this.
       const setupCode = workstation.dashboardApi.services.setupCode.current;
       if (setupCode) io.stderr(`First-run setup code: ${setupCode}\n`);
@@ -52,6 +59,7 @@ export const serve: Command = {
         }),
       ]);
       clearTimeout(deadline);
+      io.stderr('Towpath stopped.\n');
       return 0;
     } finally {
       for (const remove of removers) remove();
