@@ -61,7 +61,48 @@ export function PaneView({
             <WidgetView key={widget.id} widget={widget} snapshot={snapshot} />
           ))}
       </div>
+      <MoreBelow />
     </div>
+  );
+}
+
+/** Widgets of a pane (the children of its `.pane__widgets`) not wholly in its visible part, below it. */
+export function widgetsBelow(pane: HTMLElement): number {
+  const visibleBottom = pane.getBoundingClientRect().top + pane.clientTop + pane.clientHeight;
+  const widgets = Array.from(pane.querySelector('.pane__widgets')?.children ?? []);
+  return widgets.filter((w) => w.getBoundingClientRect().bottom > visibleBottom + 1).length;
+}
+
+/**
+ * The sign that a pane holds more than it shows, placed last in the pane: scrollbars stay hidden
+ * until used on many systems (touch screens, macOS, kiosk browsers), which left widgets out of sight
+ * with nothing to say so. It counts them; the
+ * pane scrolls as ever (wheel, touch, or the keyboard once focused). Screen readers have every widget
+ * already, so it is for the eye only.
+ */
+export function MoreBelow() {
+  const sign = useRef<HTMLParagraphElement>(null);
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    const pane = sign.current?.parentElement;
+    if (!pane || typeof ResizeObserver === 'undefined') return;
+    const measure = () => setCount(widgetsBelow(pane));
+    // The list's size follows its widgets': added, removed or grown, it is seen resizing.
+    const observer = new ResizeObserver(measure);
+    observer.observe(pane);
+    const list = pane.querySelector('.pane__widgets');
+    if (list) observer.observe(list);
+    pane.addEventListener('scroll', measure, { passive: true });
+    measure();
+    return () => {
+      observer.disconnect();
+      pane.removeEventListener('scroll', measure);
+    };
+  }, []);
+  return (
+    <p ref={sign} className="pane__more" hidden={count === 0} aria-hidden="true">
+      {count === 1 ? '1 more widget below' : `${count} more widgets below`} ↓
+    </p>
   );
 }
 

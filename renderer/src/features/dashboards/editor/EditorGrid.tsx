@@ -2,7 +2,7 @@
 // a pointer, or moved and resized with the arrow keys (Shift+arrows resize) and the buttons on each
 // pane. A change that would leave the grid or overlap another pane is not made.
 import { type KeyboardEvent, type PointerEvent, useRef } from 'react';
-import { gridStyle, paneStyle, readingOrder } from '../DashboardGrid.tsx';
+import { gridStyle, MoreBelow, paneStyle, readingOrder } from '../DashboardGrid.tsx';
 import { type DashboardDocument, fits, type Layout, type Pane, WIDGET_LABELS } from '../document.ts';
 import type { HubSnapshot } from '../realtime/hub.ts';
 import { WidgetView } from '../widgets/registry.tsx';
@@ -131,7 +131,9 @@ export function EditorGrid({
         const selected = pane.id === selectedPaneId;
         const widgets = pane.widgets ?? [];
         return (
-          <fieldset
+          // biome-ignore lint/a11y/useSemanticElements: a fieldset's overflowing widgets did not scroll (Chromium), so a pane holding more than it shows hid them
+          <div
+            role="group"
             key={pane.id}
             aria-label={`Pane ${name}`}
             className={`pane pane--editing${selected ? ' pane--selected' : ''}`}
@@ -230,7 +232,8 @@ export function EditorGrid({
               title="Drag to resize"
               onPointerDown={startDrag(pane, 'resize')}
             />
-          </fieldset>
+            <MoreBelow />
+          </div>
         );
       })}
       <p id="editor-grid-keys" className="visually-hidden">
