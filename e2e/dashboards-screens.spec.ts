@@ -138,3 +138,16 @@ test('every widget of the bundled demo dashboard is in view or announced below i
   await admin.screenshot({ path: 'test-results/demo-viewer-800.png', fullPage: true });
   await admin.setViewportSize({ width: 1280, height: 900 });
 });
+
+test('the share link starts with the public URL, not the loopback address the page was opened on', async () => {
+  await admin.goto(`${core.url}/dashboards`);
+  await admin.getByRole('link', { name: 'Crowded pane' }).click();
+  await admin.getByRole('button', { name: 'Share' }).click();
+  const share = admin.getByRole('dialog', { name: /Share/ });
+  await share.getByRole('radio', { name: 'Link', exact: true }).click();
+  await expect(share.getByRole('radio', { name: 'Link', exact: true })).toBeChecked();
+  await expect(share.getByLabel('Share link')).toHaveValue(new RegExp(`^${PUBLIC_URL}/s/[A-Za-z0-9_-]{32}$`));
+  expect(await seriousAxeViolations(admin)).toEqual([]);
+  await admin.screenshot({ path: 'test-results/share-dialog.png' });
+  await share.getByRole('button', { name: 'Close' }).click();
+});
