@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { errorMessage } from '../../lib/graphql/client.ts';
+import { errorCode, errorMessage } from '../../lib/graphql/client.ts';
 import {
   AcceptInviteDocument,
   PublicAuthPolicyDocument,
@@ -121,11 +121,23 @@ function Register() {
   // On the workstation before anyone has an account, the first account is the admin (§6.1).
   const firstRun = answer?.registrationMode === 'OPEN' && answer.registrationDefaultRole === 'ADMIN';
 
+  // The API answers a missing and a wrong setup code alike (§6.1); only the page knows which it sent.
+  const [sentCode, setSentCode] = useState('');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    setSentCode(setupCode.trim());
     const reply = await register({ email, password, setupCode: firstRun ? setupCode : null });
     startSession(reply.data?.registerUser?.token);
   };
+  const refusedCode =
+    firstRun &&
+    errorCode(result.error) === 'FORBIDDEN' &&
+    /setup code/i.test(errorMessage(result.error) ?? '');
+  const problem = !refusedCode
+    ? errorMessage(result.error)
+    : sentCode === ''
+      ? 'Enter the setup code to create the first admin.'
+      : "That setup code is wrong: it is not this workstation's. Check it against the code in the workstation window or printed when Towpath started, and try again.";
 
   if (answer && answer.registrationMode !== 'OPEN')
     return (
@@ -160,7 +172,7 @@ function Register() {
             onChange={setSetupCode}
           />
         )}
-        <Problem message={errorMessage(result.error)} />
+        <Problem message={problem} />
         <button
           type="submit"
           className="button button--primary"
