@@ -139,7 +139,12 @@ export const simulate: Command = {
       (detail) => ({ detail }),
       async () => {
         const summary = await withProgress(io, 'Simulating', 'bytes', (progress) =>
-          simulateFile(input, { onProgress: (done, size) => progress.update(done, size) }),
+          // No size limit here: the simulator streams, and a program `towpath plan` wrote is taken
+          // whatever its size (the winding door keeps the spec's 64 MB for its clients).
+          simulateFile(input, {
+            maxBytes: Number.POSITIVE_INFINITY,
+            onProgress: (done, size) => progress.update(done, size),
+          }),
         );
         if (values.json) writeJson(io, summary);
         else {

@@ -9,6 +9,7 @@ import {
   realpath,
   rm,
   symlink,
+  truncate,
   writeFile,
 } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
+import { MAX_INPUT_BYTES } from './input-file.ts';
 
 const CASES = (await readdir(REFERENCE_ROOT, { withFileTypes: true }))
   .filter((entry) => entry.isDirectory())
@@ -249,6 +251,16 @@ describe('paths (§7.2) and output (§7.3)', () => {
         detail:
           'Line 3: G91 (relative positioning) is not supported; programs must use absolute positioning (G90)',
       },
+    });
+  });
+
+  it("keeps the spec's 64 MB for G-code it simulates (the CLI takes any size)", async () => {
+    const big = join(allowed, 'big.gcode');
+    await writeFile(big, '');
+    await truncate(big, MAX_INPUT_BYTES + 1);
+    expect(await post('/simulate/from-file', { path: big })).toMatchObject({
+      status: 400,
+      body: { detail: `Could not read G-code at ${big}: file is larger than 64 MB` },
     });
   });
 

@@ -92,6 +92,21 @@ describe('readInputFile', () => {
     await stream.close();
   });
 
+  it('takes a limit of its own: a smaller one refuses with its size, none reads past 64 MiB', async () => {
+    const file = join(dir, 'limited.gcode');
+    writeFileSync(file, '');
+    truncateSync(file, 1024 * 1024 + 1);
+    const refused = openInputFile(file, 'gcode', file, { maxBytes: 1024 * 1024 });
+    await expect(refused).rejects.toThrow(reading.gcode(file, 'file is larger than 1 MB'));
+    truncateSync(file, MAX_INPUT_BYTES + 1);
+    let read = 0;
+    for await (const chunk of await openInputFile(file, 'gcode', file, {
+      maxBytes: Number.POSITIVE_INFINITY,
+    }))
+      read += chunk.byteLength;
+    expect(read).toBe(MAX_INPUT_BYTES + 1);
+  });
+
   it('reports the OS refusing the read as a lower-case reason', async () => {
     const locked = join(dir, 'locked.wind');
     writeFileSync(locked, '{}');

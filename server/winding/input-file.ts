@@ -19,6 +19,12 @@ export interface InputOptions {
    * may have led elsewhere by the time the file was opened.
    */
   checkLocation?: (realPath: string) => void;
+  /**
+   * The largest file accepted, in bytes: MAX_INPUT_BYTES (the spec's §2.1 row 3) unless given.
+   * `towpath simulate` passes Infinity: it streams a program of any size in bounded memory, and
+   * must take whatever `towpath plan` wrote.
+   */
+  maxBytes?: number;
 }
 
 /** 64 MiB: the largest input file either kind accepts. */
@@ -75,11 +81,12 @@ function readError(path: string, kind: InputKind, reason: string): Error {
 }
 
 const NOT_REGULAR = 'not a regular file';
-const TOO_LARGE = 'file is larger than 64 MB';
+/** The spec's wording (`64 MB` for 64 MiB). */
+const tooLarge = (maxBytes: number) => `file is larger than ${maxBytes / (1024 * 1024)} MB`;
 
-function checkStats(stats: Stats, path: string, kind: InputKind): void {
+function checkStats(stats: Stats, path: string, kind: InputKind, maxBytes: number): void {
   if (!stats.isFile()) throw readError(path, kind, NOT_REGULAR);
-  if (stats.size > MAX_INPUT_BYTES) throw readError(path, kind, TOO_LARGE);
+  if (stats.size > maxBytes) throw readError(path, kind, tooLarge(maxBytes));
 }
 
 // Rows 1–3 on the path (stat follows symlinks), then open. O_NONBLOCK keeps a file swapped for a
@@ -88,7 +95,7 @@ async function openChecked(
   path: string,
   kind: InputKind,
   shown: string,
-  { checkLocation }: InputOptions = {},
+  { checkLocation, maxBytes = MAX_INPUT_BYTES }: InputOptions = {},
 ): Promise<{ handle: FileHandle; size: number }> {
   let stats: Stats;
   try {
@@ -98,7 +105,7 @@ async function openChecked(
     if (typeof code === 'string' && MISSING_CODES.has(code)) throw missingError(shown, kind);
     throw readError(shown, kind, osErrorReason(error));
   }
-  checkStats(stats, shown, kind);
+  checkStats(stats, shown, kind, maxBytes);
   let handle: FileHandle;
   try {
     handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
@@ -122,7 +129,7 @@ async function openChecked(
   }
   try {
     const opened = await handle.stat();
-    checkStats(opened, shown, kind);
+    checkStats(opened, shown, kind, maxBytes);
     return { handle, size: opened.size };
   } catch (error) {
     await handle.close();
@@ -131,7 +138,12 @@ async function openChecked(
   }
 }
 
-async function* readChunks(handle: FileHandle, path: string, kind: InputKind): AsyncGenerator<Uint8Array> {
+async function* readChunks(
+  handle: FileHandle,
+  path: string,
+  kind: InputKind,
+  maxBytes: number,
+): AsyncGenerator<Uint8Array> {
   let total = 0;
   try {
     for (;;) {
@@ -145,7 +157,7 @@ async function* readChunks(handle: FileHandle, path: string, kind: InputKind): A
       if (bytesRead === 0) return;
       total += bytesRead;
       // The file may have grown since it was checked.
-      if (total > MAX_INPUT_BYTES) throw readError(path, kind, TOO_LARGE);
+      if (total > maxBytes) throw readError(path, kind, tooLarge(maxBytes));
       yield buffer.subarray(0, bytesRead);
     }
   } finally {
@@ -180,7 +192,7 @@ export async function openInputFile(
     size,
     [Symbol.asyncIterator]() {
       if (chunks !== null || closed) throw new Error(`input file ${path} can only be read once`);
-      chunks = readChunks(handle, shown, kind);
+      chunks = readChunks(handle, shown, kind, options.maxBytes ?? MAX_INPUT_BYTES);
       return chunks;
     },
     async close() {

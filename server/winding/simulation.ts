@@ -18,9 +18,9 @@ export interface SimulateFileOptions extends InputOptions {
  */
 export async function simulateFile(
   path: string,
-  { shown = path, onProgress, checkLocation }: SimulateFileOptions = {},
+  { shown = path, onProgress, ...input }: SimulateFileOptions = {},
 ) {
-  const file = await openInputFile(path, 'gcode', shown, { checkLocation });
+  const file = await openInputFile(path, 'gcode', shown, input);
   const utf8 = new Utf8Validator();
   const simulator = new GcodeSimulator();
   let failure: unknown;
