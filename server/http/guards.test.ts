@@ -73,6 +73,30 @@ describe('Host (DNS rebinding)', () => {
     expect((await rawRequest(path(ws.urls.lan, '/api/doors'), { headers: foreign })).status).toBe(200);
   });
 
+  it('shows a browser opening a workstation-only page why it is refused; API clients keep the JSON', async () => {
+    const page = await rawRequest(path(ws.urls.lan, '/api/tasks/today?a=1&b=2'), {
+      headers: { host: '192.168.4.20:4001', accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect(page.status).toBe(421);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('<h1>This page is only available on the workstation itself</h1>');
+    expect(page.text).toContain(`http://127.0.0.1:${new URL(ws.urls.lan).port}/api/tasks/today?a=1&#38;b=2`);
+    const docs = await rawRequest(path(ws.urls.winding, '/docs'), {
+      headers: { host: 'winder.shop.test', accept: 'text/html' },
+    });
+    expect([docs.status, docs.text.includes('only available on the workstation itself')]).toEqual([
+      421,
+      true,
+    ]);
+    // fetch() and API clients ask for anything or JSON: the JSON answer, as before.
+    for (const accept of ['*/*', 'application/json']) {
+      const api = await rawRequest(path(ws.urls.lan, '/api/tasks/today'), {
+        headers: { host: '192.168.4.20:4001', accept },
+      });
+      expect([api.status, api.json]).toEqual([421, { detail: 'Misdirected request' }]);
+    }
+  });
+
   it('reads Host names strictly', () => {
     expect(
       ['localhost:4001', '[::1]:80', 'Example.COM', 'a b', '', 'x:y', '[zz]'].map((h) => hostName(h)),

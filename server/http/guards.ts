@@ -5,6 +5,7 @@
 // One fastify onRequest hook per door; routes say through their config what they need.
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import { misdirectedPage, wantsPage } from './misdirected-page.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -109,6 +110,14 @@ export function requestGuards(app: FastifyInstance, options: GuardOptions): void
   app.addHook('onRequest', async (request, reply) => {
     const rule = hostRule(request, options.hosts);
     if (rule && !isHostAllowed(request.headers.host, options.allowedHosts, rule.ipLiterals)) {
+      // A person who opened the page gets it explained; scripts and API clients the JSON.
+      if (wantsPage(request))
+        return reply
+          .code(421)
+          .header('connection', 'close')
+          .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+          .type('text/html; charset=utf-8')
+          .send(misdirectedPage(request));
       return refuse(reply, 421, MISDIRECTED);
     }
     if (SAFE_METHODS.has(request.method)) return;

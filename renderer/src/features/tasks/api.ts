@@ -54,6 +54,9 @@ async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Pr
     | (T & { code?: unknown; message?: unknown; detail?: unknown })
     | null;
   if (response.ok && answer !== null) return answer;
+  // 421: addressed by a LAN name; 403: from another computer. Either way, not this browser's to use.
+  if (response.status === 421 || (response.status === 403 && answer?.code === 'FORBIDDEN'))
+    throw new TaskApiError('WORKSTATION_ONLY', 'Tasks are only available on the workstation itself');
   const code = typeof answer?.code === 'string' ? answer.code : `HTTP_${response.status}`;
   const message =
     typeof answer?.message === 'string'
@@ -86,5 +89,7 @@ export function hintFor(error: unknown): string | undefined {
   if (code === 'UNAUTHORIZED')
     return "Copy the token from Super Productivity's settings into TASK_HOST_TOKEN and restart Towpath.";
   if (code === 'TIMEOUT') return 'The task app is busy or stuck; try again in a moment.';
+  if (code === 'WORKSTATION_ONLY')
+    return "The operator's task app runs on the PC attached to the winder, and only a browser there may use it: open Tasks in the Towpath window on that PC, or at http://127.0.0.1 with Towpath's port in a browser on it. Dashboards work from here.";
   return undefined;
 }
