@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { chromium, expect, type Page, test } from '@playwright/test';
 import { type FakeHost, startFakeHost } from '../bridge/fake-host/server.ts';
 import { makeTask } from '../bridge/fake-host/store.ts';
 import { type Running, startNode } from '../server/testing/process.ts';
@@ -117,7 +117,9 @@ test('adds a task with an estimate in the duration forms, and says plainly what 
   await expect(form.getByRole('status')).toHaveText('Added “Wind layer 3”.');
   await expect(form.getByLabel('Title')).toHaveValue('');
   const created = [...host.store.active.values()].find((task) => task.title === 'Wind layer 3');
-  expect(created).toMatchObject({ notes: 'helical 45°', timeEstimate: 5_400_000 });
+  expect(created).toMatchObject({ notes: 'helical 45°', timeEstimate: 5_400_000, dueDay: localDay() });
+  // Planned for today, so it is in the list it was added beside.
+  await expect(row(page, 'Wind layer 3')).toBeVisible();
 });
 
 test('every control has a label, axe finds nothing serious, and it fits a narrow window', async ({
@@ -125,7 +127,8 @@ test('every control has a label, axe finds nothing serious, and it fits a narrow
 }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto(`${lan}/tasks`);
-  await expect(page.getByRole('region', { name: 'Today' }).getByRole('listitem')).toHaveCount(3);
+  // The three due today, and the one added above (planned for today).
+  await expect(page.getByRole('region', { name: 'Today' }).getByRole('listitem')).toHaveCount(4);
   const axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
   const violations = (await page.evaluate(
     `${axe}\n;axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length })))`,
@@ -141,6 +144,42 @@ test('every control has a label, axe finds nothing serious, and it fits a narrow
       ).length,
   );
   expect(unnamed).toBe(0);
+});
+
+test('a browser elsewhere on the LAN is told the Tasks page is for the workstation, page and API alike', async () => {
+  // A colleague's browser reaching the workstation by its LAN name (resolved here to loopback).
+  const lanBrowser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--host-resolver-rules=MAP winder.shop.test 127.0.0.1'],
+  });
+  try {
+    const page = await lanBrowser.newPage();
+    const address = lan.replace('127.0.0.1', 'winder.shop.test');
+    await page.goto(`${address}/tasks`);
+    const alert = page.getByRole('alert').first();
+    await expect(alert).toContainText('Tasks are only available on the workstation itself');
+    await expect(alert).toContainText('open Tasks in the Towpath window on that PC');
+    await expect(page.getByText('Misdirected request')).toHaveCount(0);
+    await page.screenshot({ path: 'test-results/tasks-from-the-lan.png' });
+
+    // Opening a workstation-only address itself: a page saying why, still 421.
+    const answer = await page.goto(`${address}/api/tasks/today`);
+    expect(answer?.status()).toBe(421);
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'This page is only available on the workstation itself' }),
+    ).toBeVisible();
+    await page.screenshot({ path: 'test-results/misdirected-page.png' });
+    const axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    // The page's own CSP forbids scripts: axe runs in a copy of its HTML without it.
+    const html = await page.content();
+    await page.setContent(html);
+    const violations = (await page.evaluate(
+      `${axe}\n;axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))`,
+    )) as { id: string; impact: string }[];
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  } finally {
+    await lanBrowser.close();
+  }
 });
 
 test('says plainly when the task app rejects the token or is not running', async ({ page }) => {

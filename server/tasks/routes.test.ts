@@ -1,6 +1,7 @@
 // /api/tasks/* over real HTTP on a real workstation, against the bridge's fake task host.
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatLocalDate } from '../../bridge/dates.ts';
 import { type FakeHost, NOT_RUNNING_URL, startFakeHost } from '../../bridge/fake-host/server.ts';
 import { makeTask, TODAY } from '../../bridge/fake-host/store.ts';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -151,6 +152,17 @@ describe('/api/tasks', () => {
     expect(inMs.body).toMatchObject({ title: 'Trim ends', timeEstimate: 900_000 });
     const bare = await call(ws, 'POST', '/api/tasks', { title: 'Sweep' });
     expect(bare.body).toMatchObject({ title: 'Sweep', timeEstimate: 0 });
+  });
+
+  it("plans a task added here for today, so it appears in today's list", async () => {
+    // The task app's own calendar: today as the workstation's clock has it.
+    const host = await fakeHost({ today: undefined });
+    const ws = await workstation(host.url);
+    const created = await call(ws, 'POST', '/api/tasks', { title: 'Wind layer 4' });
+    expect(created.status).toBe(201);
+    expect(host.store.active.get(created.body.id)?.dueDay).toBe(formatLocalDate(Date.now()));
+    const today = await call(ws, 'GET', '/api/tasks/today');
+    expect(today.body.items.map((t: { title: string }) => t.title)).toContain('Wind layer 4');
   });
 
   it('refuses bad input with 400 INVALID_INPUT and sends nothing to the task app', async () => {

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { BridgeEnv } from '../../bridge/config.ts';
 import { parseHostSettings } from '../../bridge/config.ts';
+import { formatLocalDate } from '../../bridge/dates.ts';
 import { parseDuration } from '../../bridge/durations.ts';
 import { BridgeError, invalidField, invalidInput, issuesFromZod } from '../../bridge/errors.ts';
 import { HostClient } from '../../bridge/host.ts';
@@ -118,7 +119,12 @@ export async function taskRoutes(
   });
 
   app.post('/api/tasks', async (request, reply) => {
-    const task = await run('create_task', createInput(request.body));
+    // Added on the Tasks page, whose list is today's: planned for today (the task app's TODAY is
+    // the tasks due today, by the workstation's calendar), or it would never appear there.
+    const task = await run('create_task', {
+      ...createInput(request.body),
+      dueDay: formatLocalDate(Date.now()),
+    });
     return reply.code(201).send(task);
   });
 
