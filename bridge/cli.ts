@@ -1,16 +1,6 @@
-// `node bridge/cli.ts …` (`npm run bridge`): the task bridge's command line (command-line.ts), from
-// its prebuilt bundle while that is fresh (fresh-bundle.ts), else from the sources. Nothing else is
-// imported here: this file's imports are loaded before it can choose.
-import { enableCompileCache } from 'node:module';
-import { loadFreshBundle } from './fresh-bundle.ts';
+// `node bridge/cli.ts …`: the same command as bin/towpath-bridge.mjs (the entry point people run,
+// which lives there), kept for scripts and tests that start the TypeScript entry. Nothing is
+// imported here: the one copy of the start-up path (the bundle while fresh, else the sources) is
+// the .mjs.
 
-type CommandLine = typeof import('./command-line.ts');
-
-if (import.meta.main) {
-  // Compiled modules are cached on disk between runs (keyed by their text).
-  enableCompileCache();
-  const bundled = (await loadFreshBundle(new URL('../', import.meta.url), 'bridge')) as
-    | CommandLine
-    | undefined;
-  (bundled ?? (await import('./command-line.ts'))).runProcess();
-}
+if (import.meta.main) await import(new URL('../bin/towpath-bridge.mjs', import.meta.url).href);

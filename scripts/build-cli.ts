@@ -1,26 +1,91 @@
-// `npm run build:cli`: the winding commands of `towpath` (plan, validate, simulate) and the
-// `towpath-bridge` command line as ES module bundles, dist/cli/<name>.mjs (what only some commands
-// use, such as the MCP server, split into chunks loaded on demand), each starting with the list of
-// the sources it was built from (path, size, mtime). server/cli.ts, server/cli/main.ts and
-// bridge/cli.ts use a bundle only while every listed source is unchanged (bridge/fresh-bundle.ts),
-// else the sources. Measured
-// on the 2-core dev machine: a bundle starts in about a third of the CPU time of the modules it
-// replaces (no per-file type stripping, no module resolution).
+// `npm run build:cli`: the `towpath` command table, its winding commands (plan, validate,
+// simulate) and e-stop, the `towpath-bridge` command line and the machine process as ES module
+// bundles, dist/cli/<name>.mjs (what only some commands use, such as the MCP server, split into
+// chunks loaded on demand), each starting with the list of the sources it was built from (path,
+// size, mtime). bin/towpath.mjs, bin/towpath-bridge.mjs, server/cli/main.ts and the machine link
+// (server/machine/supervisor.ts) use a bundle only while every listed source is unchanged
+// (bridge/fresh-bundle.ts), else the sources. Measured on the 2-core dev machine: a bundle starts
+// in about a third of the CPU time of the modules it replaces (no per-file type stripping, no
+// module resolution).
 import { mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
 import { type BundleSource, freshnessHeader } from '../bridge/fresh-bundle.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUT_DIR = join(ROOT, 'dist', 'cli');
 
-/** Bundle name → its entry; server/cli/main.ts (and server/cli.ts for estop) name the same bundles. */
-const CLI_BUNDLES = {
-  winding: 'server/cli/winding.ts',
-  bridge: 'bridge/command-line.ts',
-  estop: 'server/cli/estop.ts',
-} as const;
+/** How a module inside a bundle names a source file of the checkout, relative to the bundle. */
+const fromBundle = (path: string) => relative(OUT_DIR, join(ROOT, path));
+
+/**
+ * The command table (server/cli/main.ts) alone: each command it loads on demand stays a module of
+ * its own, imported from the sources (the winding commands and the e-stop from their own fresh
+ * bundles first, as main.ts says), so `towpath --help` runs one small module and the table's
+ * bundle stays fresh whatever command is edited.
+ */
+const commandsFromSources: Plugin = {
+  name: 'commands-from-sources',
+  setup(build) {
+    const table = join(ROOT, 'server', 'cli', 'main.ts');
+    build.onResolve({ filter: /^\.\/.*\.ts$/ }, (args) =>
+      args.kind === 'dynamic-import' && args.importer === table
+        ? { path: fromBundle(join('server', 'cli', args.path)), external: true }
+        : undefined,
+    );
+  },
+};
+
+/** The machine process's entry, from the sources: what the machine bundle runs when it is stale. */
+const MACHINE_ENTRY = 'server/machine/process/entry.ts';
+
+/**
+ * The machine bundle's own entry. The machine link forks dist/cli/machine.mjs whenever it exists, so
+ * the bundle itself decides: while fresh it runs the bundled machine process, compiled from the
+ * on-disk code cache (a chunk imported after enableCompileCache, which a forked entry module itself
+ * cannot use), else the sources. `bundleIsFresh` is the freshness header's, written above this code.
+ */
+const machineLauncher: Plugin = {
+  name: 'machine-launcher',
+  setup(build) {
+    build.onResolve({ filter: /^machine-launcher$/ }, () => ({ path: 'launcher', namespace: 'machine' }));
+    build.onResolve({ filter: /^source:/ }, (args) => ({
+      path: fromBundle(args.path.slice('source:'.length)),
+      external: true,
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'machine' }, () => ({
+      resolveDir: ROOT,
+      loader: 'js',
+      contents: [
+        "import { enableCompileCache } from 'node:module';",
+        'enableCompileCache();',
+        `if (bundleIsFresh()) await import(${JSON.stringify(join(ROOT, MACHINE_ENTRY))});`,
+        `else await import(${JSON.stringify(`source:${MACHINE_ENTRY}`)});`,
+      ].join('\n'),
+    }));
+  },
+};
+
+/** Bundle name → its entry and any options of its own; server/cli/main.ts and bin/ name the same bundles. */
+const CLI_BUNDLES: Record<string, { entry: string; options?: BuildOptions }> = {
+  towpath: { entry: 'server/cli/main.ts', options: { plugins: [commandsFromSources] } },
+  winding: { entry: 'server/cli/winding.ts' },
+  bridge: { entry: 'bridge/command-line.ts' },
+  estop: { entry: 'server/cli/estop.ts' },
+  machine: {
+    entry: 'machine-launcher',
+    options: {
+      plugins: [machineLauncher],
+      // Native code (the serial driver) loads from node_modules; the rest is bundled, CommonJS
+      // packages (fastify, pino, ws) included, which call `require` for Node's own modules.
+      external: ['serialport'],
+      banner: {
+        js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
+      },
+    },
+  },
+};
 
 // The loader compiles its field table from the `.wind` JSON Schema, which engine/wind/json-schema.ts
 // generates from the zod schema at every start. The bundle takes the checked-in document instead
@@ -48,10 +113,11 @@ const checkedInWindSchema: Plugin = {
   },
 };
 
-for (const [name, entry] of Object.entries(CLI_BUNDLES)) {
+for (const [name, { entry, options }] of Object.entries(CLI_BUNDLES)) {
   const started = Date.now();
   const { metafile, outputFiles } = await build({
-    entryPoints: { [name]: join(ROOT, entry) },
+    ...options,
+    entryPoints: { [name]: entry.endsWith('.ts') ? join(ROOT, entry) : entry },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -62,15 +128,16 @@ for (const [name, entry] of Object.entries(CLI_BUNDLES)) {
     chunkNames: 'chunks/[name]-[hash]',
     metafile: true,
     write: false,
-    plugins: [checkedInWindSchema],
     legalComments: 'none',
     logLevel: 'warning',
+    plugins: [checkedInWindSchema, ...(options?.plugins ?? [])],
   });
-  const sources = Object.keys(metafile.inputs).filter((input) => !input.startsWith('checked-in:'));
+  const sources = Object.keys(metafile.inputs).filter((input) => !/^(checked-in|machine):/.test(input));
   // The replaced sources stay listed: editing them makes the bundle stale like any other source.
+  const replaced = Object.keys(metafile.inputs).some((input) => input.startsWith('checked-in:'));
   const inputs: BundleSource[] = [
     ...sources.map((input) => join(process.cwd(), input)),
-    ...WIND_SCHEMA_SOURCES.map((path) => join(ROOT, path)),
+    ...(replaced ? WIND_SCHEMA_SOURCES.map((path) => join(ROOT, path)) : []),
   ].map((absolute) => {
     const path = relative(ROOT, absolute);
     const { size, mtimeMs } = statSync(join(ROOT, path));

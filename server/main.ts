@@ -43,8 +43,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Test hooks for the dashboard API: an injected clock, a cheaper Argon2id cost, a hasher. */
   dashboardApi?: Pick<DashboardApiOptions, 'clock' | 'argon2Cost' | 'passwords' | 'serviceAccounts'>;
-  /** Test hooks for a machine process this core starts: shorter protocol timings. */
-  machine?: { timings?: Partial<HostTimings> };
+  /** Test hooks for a machine process this core starts: shorter protocol timings, another entry. */
+  machine?: { timings?: Partial<HostTimings>; entry?: string };
   /** Test hook: shorter client timeouts for both doors. */
   httpTimeouts?: HttpTimeouts;
 }
@@ -67,6 +67,8 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   });
 
   let lanOrigins: string[] = [];
+  /** The core is ready once the machine process is attached (or has failed to start). */
+  let ready = false;
   const machine = new MachineLink({
     dataDir,
     logger,
@@ -79,6 +81,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       logLevel: config.logLevel,
     },
     ...(options.machine?.timings ? { timings: options.machine.timings } : {}),
+    ...(options.machine?.entry ? { entry: options.machine.entry } : {}),
     origins: () => lanOrigins,
   });
   // Found or started while the doors start; attached once the LAN door's origins are known.
@@ -109,6 +112,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       allowedHosts: config.allowedHosts,
       corsOrigins: config.api.corsOrigins,
       timeouts: options.httpTimeouts,
+      ready: () => ready,
     }),
   );
   const lan = new Door('LAN', config.lan, () =>
@@ -128,6 +132,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       timeouts: options.httpTimeouts,
       tasks: config.tasks,
       links: { publicUrl: config.publicUrl, host: config.lan.host },
+      ready: () => ready,
     }),
   );
 
@@ -143,14 +148,17 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     await lan.start();
     const port = new URL(lan.url).port;
     lanOrigins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
-    await located;
-    await machine.attach();
   } catch (error) {
     machine.abandon();
     await Promise.allSettled([gateway.close(), lan.stop(), winding.stop()]);
     dashboardApi.close();
     throw error;
   }
+  // Until this returns, /healthz answers 503 and machine routes 503 "starting". A machine process
+  // that cannot start (its port taken, its entry missing) does not stop the core: the reason is
+  // logged once and machine routes answer it.
+  await machine.attachOrExplain(located);
+  ready = true;
 
   const urls: WorkstationUrls = {
     lan: lan.url,
@@ -167,7 +175,12 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     },
   );
   logger.info(
-    { version: VERSION, urls: { lan: urls.lan, winding: urls.winding }, machineUrl: urls.machine, dataDir },
+    {
+      version: VERSION,
+      urls: { lan: urls.lan, winding: urls.winding },
+      machineUrl: machine.problem ? null : urls.machine,
+      dataDir,
+    },
     `Towpath ${VERSION} is running at ${urls.lan}/`,
   );
 

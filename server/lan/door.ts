@@ -33,6 +33,8 @@ export interface LanDoorOptions {
   tasks?: BridgeEnv;
   /** Where the links the screens hand out point (`/api/links`); the page's origin when not given. */
   links?: LinksOptions;
+  /** False while the core is still starting: /healthz answers 503 (health.ts). */
+  ready?: () => boolean;
 }
 
 /** The LAN door: the renderer, its APIs and GraphQL, for the Electron window and LAN browsers. */
@@ -48,11 +50,12 @@ export async function buildLanDoor({
   timeouts,
   tasks,
   links,
+  ready,
 }: LanDoorOptions): Promise<FastifyInstance> {
   const app = createHttpApp(logger, 'lan', undefined, timeouts);
   // First, so every route below (GraphQL included) is behind them.
   requestGuards(app, { hosts: 'any', ...guards });
-  await app.register(healthRoute);
+  await app.register(healthRoute, { ready });
   await app.register(doorsRoutes, { winding, clientAddresses });
   if (links) await app.register(linksRoute, links);
   if (graphql) await graphql(app);

@@ -19,9 +19,13 @@ import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/prin
 import type { SessionTokens } from '../auth/sessions.ts';
 import type { Store } from '../db/store.ts';
 import { type ClientAddresses, loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
+import { MachineUnavailableError } from './supervisor.ts';
 
 export interface MachineForwardOptions {
-  /** The machine door's URL now (it changes if the machine process is restarted on port 0). */
+  /**
+   * The machine door's URL now (it changes if the machine process is restarted on port 0); throws
+   * MachineUnavailableError while no machine process is attached.
+   */
   machineUrl: () => string;
   /** True when MACHINE_REMOTE_CONTROL lets LAN clients in. */
   allowRemote: () => boolean;
@@ -71,7 +75,10 @@ export async function machineForwardRoutes(app: FastifyInstance, options: Machin
       url: path,
       onRequest: LAN_READABLE_ROUTES.includes(name) ? readable : controlOnly,
       ...(LAN_READABLE_ROUTES.includes(name) ? {} : { config: { localHost } }),
-      handler: (request, reply) => forward(request, reply, options.machineUrl()),
+      handler: (request, reply) => {
+        const base = attachedDoor(options, reply);
+        if (base !== undefined) forward(request, reply, base);
+      },
     });
   }
 
@@ -83,9 +90,27 @@ export async function machineForwardRoutes(app: FastifyInstance, options: Machin
     async (request, reply): Promise<MachineDoorInfo> => {
       reply.header('cache-control', 'no-store');
       const local = addresses.isLocal(request);
-      return { url: local ? options.machineUrl() : null, control: local || options.allowRemote() };
+      const url = attachedDoor(options, reply);
+      if (url === undefined) return reply;
+      return { url: local ? url : null, control: local || options.allowRemote() };
     },
   );
+}
+
+/**
+ * The attached machine door's URL; undefined after answering 503 when there is none: while one
+ * starts (or restarts after a crash) with Retry-After, so panels and scripts try again; when none
+ * could start, with the reason.
+ */
+function attachedDoor(options: MachineForwardOptions, reply: FastifyReply): string | undefined {
+  try {
+    return options.machineUrl();
+  } catch (error) {
+    if (!(error instanceof MachineUnavailableError)) throw error;
+    if (error.retry) reply.header('retry-after', '1');
+    void reply.code(503).header('cache-control', 'no-store').send({ detail: error.message });
+    return undefined;
+  }
 }
 
 function forward(request: FastifyRequest, reply: FastifyReply, base: string) {
@@ -112,7 +137,8 @@ function forward(request: FastifyRequest, reply: FastifyReply, base: string) {
       return;
     }
     const reason = (error as NodeJS.ErrnoException).code ?? error.message;
-    out.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
+    // Most often a machine process that just ended: the link is starting a new one.
+    out.writeHead(503, { 'content-type': 'application/json; charset=utf-8', 'retry-after': '1' });
     out.end(JSON.stringify({ detail: `The machine process is not answering (${reason})` }));
   };
   upstream.on('error', unavailable);

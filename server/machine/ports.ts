@@ -2,7 +2,6 @@
 // `udevadm`); where that fails the device files are still worth showing, with a warning.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SerialPort } from 'serialport';
 import type { SerialPortInfo, SerialPortList } from '../../engine/machine/contract.ts';
 
 export type { SerialPortInfo, SerialPortList } from '../../engine/machine/contract.ts';
@@ -33,6 +32,8 @@ async function scanDevices(): Promise<string[]> {
 }
 
 async function osList(): Promise<SerialPortInfo[]> {
+  // Loaded when first asked (as serial-transport.ts does): not part of the machine process's start.
+  const { SerialPort } = await import('serialport');
   return (await SerialPort.list()).map((port) => ({
     path: port.path,
     ...(port.manufacturer ? { manufacturer: port.manufacturer } : {}),

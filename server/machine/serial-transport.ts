@@ -3,7 +3,7 @@
 // thread pool, the emergency stop never queues behind anything, and an `ok` is read on the event
 // loop the moment the descriptor is readable.
 import { readSync, writeSync } from 'node:fs';
-import { SerialPort } from 'serialport';
+import type { SerialPort } from 'serialport';
 import type { Transport, TransportOpener } from '../../engine/machine/transport.ts';
 import { AGAIN, WriteQueue } from './write-queue.ts';
 
@@ -11,6 +11,9 @@ const CLOSE_FLUSH_MS = 500;
 
 /** Opens `path` at `baudRate`, 8N1, no flow control. Rejects with the OS's reason. */
 export const openSerialPort: TransportOpener = async (path, baudRate) => {
+  // Loaded on the first open, not at start: the serial driver is a good part of the machine
+  // process's start-up, and many runs never open a port.
+  const { SerialPort } = await import('serialport');
   let port: SerialPort;
   try {
     port = new SerialPort({

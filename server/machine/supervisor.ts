@@ -40,6 +40,21 @@ const LOCK_FILE = 'machine.lock';
 const JOB_POLL_MS = 100;
 
 export const CRASH_MESSAGE = 'Machine process ended unexpectedly';
+/** What machine calls answer while no machine process is attached yet (or again, after a crash). */
+export const STARTING_MESSAGE = 'The machine process is starting; try again in a moment';
+
+/**
+ * A machine call made while no machine process is attached: 503, with `retry` when one is on its
+ * way (starting, or restarting after a crash) rather than failed to start at all.
+ */
+export class MachineUnavailableError extends HttpError {
+  override name = 'MachineUnavailableError';
+  readonly retry: boolean;
+  constructor(detail: string, retry: boolean) {
+    super(503, detail);
+    this.retry = retry;
+  }
+}
 
 export interface MachineLinkOptions {
   dataDir: string;
@@ -67,10 +82,18 @@ type Listener = (event: MachineEvent) => void;
 
 const IDLE_STATUS: MachineStatus = { state: 'idle', port: null, baudRate: null, controller: null, job: null };
 
-/** The machine process's entry: the .ts source in development, `machine.js` beside the Electron bundle. */
+/**
+ * The machine process's entry. In a checkout: its bundle, dist/cli/machine.mjs (scripts/build-cli.ts),
+ * which starts in a fraction of the time of the sources it replaces and runs them instead itself
+ * when any has changed since it was built; the .ts source when there is no bundle. Beside the
+ * Electron bundle: `machine.js`.
+ */
 export function machineEntryPath(): string {
   const source = fileURLToPath(new URL('./process/entry.ts', import.meta.url));
-  if (existsSync(source)) return source;
+  if (existsSync(source)) {
+    const bundle = fileURLToPath(new URL('../../dist/cli/machine.mjs', import.meta.url));
+    return existsSync(bundle) ? bundle : source;
+  }
   return join(dirname(fileURLToPath(import.meta.url)), 'machine.js');
 }
 
@@ -78,6 +101,10 @@ export class MachineLink {
   private readonly options: MachineLinkOptions;
   private readonly logger: Logger;
   private record: MachineFile | undefined;
+  /** True while an events stream of the machine process is open: calls go through only then. */
+  private attached = false;
+  /** Why there is no machine process, once starting one has failed (machine calls answer this). */
+  private failure: string | undefined;
   private child: ChildProcess | undefined;
   private mirror: MachineStatus = IDLE_STATUS;
   private seq = -1;
@@ -96,10 +123,36 @@ export class MachineLink {
     this.poll.unref();
   }
 
-  /** The machine door's URL (after start). */
+  /** The machine door's URL while the machine process is attached; else MachineUnavailableError. */
   get url(): string {
-    if (!this.record) throw new Error('the machine process is not attached');
-    return this.record.url;
+    if (this.record && this.attached) return this.record.url;
+    throw this.failure
+      ? new MachineUnavailableError(this.failure, false)
+      : new MachineUnavailableError(STARTING_MESSAGE, true);
+  }
+
+  /** Why the machine process could not be started, or undefined while it runs or is on its way. */
+  get problem(): string | undefined {
+    return this.failure;
+  }
+
+  /**
+   * Finishes a start begun with `locate()`: attaches, or, when no machine process could be started,
+   * records why in one log line, and machine calls answer that reason (503) from then on.
+   */
+  async attachOrExplain(located: Promise<void>): Promise<void> {
+    try {
+      await located;
+      await this.attach();
+    } catch (error) {
+      this.explain(error);
+    }
+  }
+
+  private explain(error: unknown) {
+    const reason = (error as Error)?.message ?? String(error);
+    this.failure = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}`;
+    this.logger.error(`${this.failure}; machine routes answer 503 until the core is restarted`);
   }
 
   get pid(): number | undefined {
@@ -403,11 +456,16 @@ export class MachineLink {
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
         await readSse(response.body, (name, data, id) => {
           this.receive(name, data, id);
-          if (name === 'status') first();
+          if (name === 'status') {
+            this.attached = true;
+            first();
+          }
         });
       } catch (error) {
         failed(error as Error);
         if (abort.signal.aborted) return;
+      } finally {
+        this.attached = false;
       }
       if (!this.stopped) await this.lost(record);
     })();
@@ -471,7 +529,7 @@ export class MachineLink {
       this.seq = -1;
       await this.attach();
     } catch (error) {
-      this.logger.error({ err: error }, 'could not restart the machine process');
+      if (!this.stopped) this.explain(error);
     }
   }
 }

@@ -35,6 +35,8 @@ export interface WindingDoorOptions {
   corsOrigins?: readonly string[];
   /** Tests shorten the client timeouts; the defaults otherwise. */
   timeouts?: HttpTimeouts;
+  /** False while the core is still starting: /healthz answers 503 (health.ts). */
+  ready?: () => boolean;
 }
 
 /** Every method fastify routes; a known path answers the ones it does not serve with 405. */
@@ -80,7 +82,7 @@ export async function buildWindingDoor(options: WindingDoorOptions): Promise<Fas
   acceptRawBodies(app);
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ detail: 'Not Found' }));
 
-  await app.register(healthRoute);
+  await app.register(healthRoute, { ready: options.ready });
   await app.register(planRoute, context);
   await app.register(simulateRoute, context);
   await app.register(validateRoute, context);

@@ -67,6 +67,8 @@ export function useMachine(): MachineView {
   const [watch, setWatch] = useState<ControlAccess>({ allowed: true });
   const [problem, setProblem] = useState<string | null>(null);
   const localSeq = useRef(-1);
+  /** The 503 reason the panel shows while no machine process is attached, cleared once it answers. */
+  const unavailable = useRef<string | null>(null);
 
   const append = useCallback((entry: LogEntry) => {
     setLog((prev) => {
@@ -85,11 +87,20 @@ export function useMachine(): MachineView {
     try {
       setStatus(await requestJson<MachineStatus>(MACHINE_ROUTES.status, { headers: authorizationHeader() }));
       setWatch({ allowed: true });
+      const gone = unavailable.current;
+      unavailable.current = null;
+      if (gone) setProblem((current) => (current === gone ? null : current));
     } catch (error) {
       if (error instanceof RestError && error.status === 401)
         setWatch({ allowed: false, reason: SIGN_IN_REASON });
       else if (error instanceof RestError && isControlRefused(error.status))
         setAccess({ allowed: false, reason: REMOTE_REASON });
+      // No machine process attached (starting, or a new one after a crash; or none could start):
+      // the panel says the core's reason until the status answers again.
+      else if (error instanceof RestError && error.status === 503) {
+        unavailable.current = error.message;
+        setProblem(error.message);
+      }
     }
   }, []);
 
@@ -141,7 +152,8 @@ export function useMachine(): MachineView {
       (answered) => {
         setLive(answered);
         if (answered) setWatch({ allowed: true });
-        else void refreshStatus();
+        // Answering again after a 503: the status clears the panel's "starting" line.
+        if (!answered || unavailable.current) void refreshStatus();
       },
       (code) => {
         if (code === 401) setWatch({ allowed: false, reason: SIGN_IN_REASON });
