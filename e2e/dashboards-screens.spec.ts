@@ -97,7 +97,7 @@ test('a pane with more widgets than fit says how many are below, and shows them 
     // A sign for the eye (screen readers have every widget already).
     const sign = pane.getByText(/^\d more widgets? below/);
     await expect(sign, `${where}: the pane says widgets are below`).toBeVisible();
-    await admin.screenshot({ path: `test-results/crowded-pane-${where}.png` });
+    await admin.screenshot({ path: test.info().outputPath(`crowded-pane-${where}.png`) });
     await pane.hover();
     await admin.mouse.wheel(0, 600);
     await expect(sign).toBeHidden();
@@ -128,14 +128,14 @@ test('every widget of the bundled demo dashboard is in view or announced below i
     }
   };
   await everyWidgetSeen('editor');
-  await admin.screenshot({ path: 'test-results/demo-editor.png', fullPage: true });
+  await admin.screenshot({ path: test.info().outputPath('demo-editor.png'), fullPage: true });
   await admin.getByRole('button', { name: 'View' }).click();
   await expect(admin.getByRole('heading', { level: 1, name: dashboard.title })).toBeVisible();
   for (const width of [1280, 800]) {
     await admin.setViewportSize({ width, height: 900 });
     await everyWidgetSeen(`viewer at ${width} px`);
   }
-  await admin.screenshot({ path: 'test-results/demo-viewer-800.png', fullPage: true });
+  await admin.screenshot({ path: test.info().outputPath('demo-viewer-800.png'), fullPage: true });
   await admin.setViewportSize({ width: 1280, height: 900 });
 });
 
@@ -148,6 +148,27 @@ test('the share link starts with the public URL, not the loopback address the pa
   await expect(share.getByRole('radio', { name: 'Link', exact: true })).toBeChecked();
   await expect(share.getByLabel('Share link')).toHaveValue(new RegExp(`^${PUBLIC_URL}/s/[A-Za-z0-9_-]{32}$`));
   expect(await seriousAxeViolations(admin)).toEqual([]);
-  await admin.screenshot({ path: 'test-results/share-dialog.png' });
+  await admin.screenshot({ path: test.info().outputPath('share-dialog.png') });
   await share.getByRole('button', { name: 'Close' }).click();
+});
+
+test('the owner deletes a dashboard from the list after a confirmation naming it', async () => {
+  await admin.goto(`${core.url}/dashboards`);
+  const link = admin.getByRole('link', { name: 'Crowded pane' });
+  const address = `${core.url}${await link.getAttribute('href')}`;
+  await admin.getByRole('button', { name: 'Delete Crowded pane' }).click();
+  const confirm = admin.getByRole('dialog', { name: 'Delete “Crowded pane”?' });
+  await expect(confirm).toContainText('It cannot be undone.');
+  expect(await seriousAxeViolations(admin)).toEqual([]);
+  await admin.screenshot({ path: test.info().outputPath('delete-dashboard.png') });
+  // Closing the dialog deletes nothing.
+  await confirm.getByRole('button', { name: 'Close' }).click();
+  await expect(link).toBeVisible();
+
+  await admin.getByRole('button', { name: 'Delete Crowded pane' }).click();
+  await confirm.getByRole('button', { name: 'Delete dashboard' }).click();
+  await expect(admin.getByRole('status').filter({ hasText: 'Deleted' })).toHaveText('Deleted “Crowded pane”.');
+  await expect(link).toHaveCount(0);
+  await admin.goto(address);
+  await expect(admin.getByRole('alert')).toHaveText('Dashboard not found');
 });

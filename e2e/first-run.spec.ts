@@ -39,7 +39,7 @@ test('a missing setup code and a wrong one are told apart; the right one makes t
   await submit.click();
   await expect(page.getByRole('alert')).toContainText('That setup code is wrong');
   expect(await seriousAxeViolations(page)).toEqual([]);
-  await page.screenshot({ path: 'test-results/first-run-wrong-code.png' });
+  await page.screenshot({ path: test.info().outputPath('first-run-wrong-code.png') });
 
   await page.getByLabel('Setup code').fill(code.toLowerCase());
   await submit.click();

@@ -160,7 +160,7 @@ test('a browser elsewhere on the LAN is told the Tasks page is for the workstati
     await expect(alert).toContainText('Tasks are only available on the workstation itself');
     await expect(alert).toContainText('open Tasks in the Towpath window on that PC');
     await expect(page.getByText('Misdirected request')).toHaveCount(0);
-    await page.screenshot({ path: 'test-results/tasks-from-the-lan.png' });
+    await page.screenshot({ path: test.info().outputPath('tasks-from-the-lan.png') });
 
     // Opening a workstation-only address itself: a page saying why, still 421.
     const answer = await page.goto(`${address}/api/tasks/today`);
@@ -168,7 +168,7 @@ test('a browser elsewhere on the LAN is told the Tasks page is for the workstati
     await expect(
       page.getByRole('heading', { level: 1, name: 'This page is only available on the workstation itself' }),
     ).toBeVisible();
-    await page.screenshot({ path: 'test-results/misdirected-page.png' });
+    await page.screenshot({ path: test.info().outputPath('misdirected-page.png') });
     const axe = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     // The page's own CSP forbids scripts: axe runs in a copy of its HTML without it.
     const html = await page.content();

@@ -5,6 +5,7 @@ import {
   CreateDashboardDocument,
   DashboardsDocument,
   type DashboardsQuery,
+  DeleteDashboardDocument,
 } from '../../lib/graphql/generated.ts';
 import type { SignedInUser } from '../../lib/graphql/me.ts';
 import { followLink, navigate } from '../../lib/location.ts';
@@ -15,7 +16,16 @@ import { ImportButton } from './ImportButton.tsx';
 
 type Row = DashboardsQuery['dashboards'][number];
 
-function Group({ title, rows, empty }: { title: string; rows: Row[]; empty: string }) {
+interface GroupProps {
+  title: string;
+  rows: Row[];
+  empty: string;
+  /** Whether the person may delete this dashboard (its owner, or an admin: API §8.1 "D"). */
+  mayDelete: (row: Row) => boolean;
+  onDelete: (row: Row) => void;
+}
+
+function Group({ title, rows, empty, mayDelete, onDelete }: GroupProps) {
   const id = `list-${title.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <section aria-labelledby={id} className="dashboard-list__group">
@@ -32,6 +42,11 @@ function Group({ title, rows, empty }: { title: string; rows: Row[]; empty: stri
               <span className="dashboard-list__meta">
                 {row.visibility.toLowerCase()} · updated {new Date(row.updatedAt).toLocaleString()}
               </span>
+              {mayDelete(row) && (
+                <button type="button" className="button dashboard-list__delete" onClick={() => onDelete(row)}>
+                  Delete<span className="visually-hidden"> {row.title}</span>
+                </button>
+              )}
             </li>
           ))}
         </ul>
@@ -41,7 +56,19 @@ function Group({ title, rows, empty }: { title: string; rows: Row[]; empty: stri
 }
 
 export function DashboardList({ user }: { user: SignedInUser }) {
-  const [list] = useQuery({ query: DashboardsDocument, requestPolicy: 'cache-and-network' });
+  const [list, refetchList] = useQuery({ query: DashboardsDocument, requestPolicy: 'cache-and-network' });
+  const [deletion, deleteDashboard] = useMutation(DeleteDashboardDocument);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const mayDelete = (row: Row) => row.isOwner || user.role === 'ADMIN';
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    const answer = await deleteDashboard({ id: deleting._id });
+    if (answer.error) return;
+    setNotice(`Deleted “${deleting.title}”.`);
+    setDeleting(null);
+    refetchList({ requestPolicy: 'network-only' });
+  };
   const [created, create] = useMutation(CreateDashboardDocument);
   const [asking, setAsking] = useState(false);
   const [title, setTitle] = useState('');
@@ -75,6 +102,7 @@ export function DashboardList({ user }: { user: SignedInUser }) {
       )}
       <Problem message={problem} />
       <Problem message={errorMessage(list.error)} />
+      {notice && <p role="status">{notice}</p>}
       {list.fetching && !list.data ? <p>Loading…</p> : null}
       {list.data && (
         <>
@@ -82,18 +110,43 @@ export function DashboardList({ user }: { user: SignedInUser }) {
             title="My dashboards"
             rows={rows.filter((r) => r.isOwner)}
             empty="You have no dashboards yet."
+            mayDelete={mayDelete}
+            onDelete={setDeleting}
           />
           <Group
             title="Shared with me"
             rows={rows.filter((r) => !r.isOwner && r.visibility !== 'PUBLIC')}
             empty="Nothing has been shared with you."
+            mayDelete={mayDelete}
+            onDelete={setDeleting}
           />
           <Group
             title="Public"
             rows={rows.filter((r) => !r.isOwner && r.visibility === 'PUBLIC')}
             empty="No public dashboards are listed."
+            mayDelete={mayDelete}
+            onDelete={setDeleting}
           />
         </>
+      )}
+      {deleting && (
+        <Dialog title={`Delete “${deleting.title}”?`} onClose={() => setDeleting(null)}>
+          <p>
+            This deletes the dashboard and its history for everyone who has it; its share link stops working
+            at once. It cannot be undone.
+          </p>
+          <Problem message={errorMessage(deletion.error)} />
+          <div className="toolbar">
+            <button
+              type="button"
+              className="button button--danger"
+              disabled={deletion.fetching}
+              onClick={confirmDelete}
+            >
+              Delete dashboard
+            </button>
+          </div>
+        </Dialog>
       )}
       {asking && (
         <Dialog title="New dashboard" onClose={() => setAsking(false)}>
