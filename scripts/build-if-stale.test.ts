@@ -1,7 +1,7 @@
 // `npm start`'s build step on a real folder: a part is built once, then not again until one of its
 // inputs or outputs changes. The build itself is a function writing the output, not vite or esbuild.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from '../server/testing/workstation.ts';
@@ -14,6 +14,12 @@ const STEP: BuildStep = {
   outputs: ['dist/part/out.js'],
   script: 'build:part',
 };
+
+/** No stamp, and an output from before the sources were last saved. */
+async function removeStampAgeOutput(root: string) {
+  await rm(join(root, 'dist', 'stamps', 'part.mjs'));
+  await utimes(join(root, 'dist', 'part', 'out.js'), 1, 1);
+}
 
 async function project() {
   const root = await makeTempDir();
@@ -68,7 +74,7 @@ describe('buildIfStale', () => {
       ['the build script created', () => writeFile(join(root, 'build.ts'), '// build\n'), true],
       ['the lockfile edited', () => writeFile(join(root, 'lock.json'), '{ "v": 2 }\n'), true],
       ['the output removed', () => rm(join(root, 'dist', 'part', 'out.js')), true],
-      ['the stamp removed', () => rm(join(root, 'dist', 'stamps', 'part.mjs')), true],
+      ['the stamp removed, the output older than an input', () => removeStampAgeOutput(root), true],
       ['a file outside the inputs', () => writeFile(join(root, 'README.md'), 'hello\n'), false],
     ];
     for (const [change, make, expected] of rebuilds) {
@@ -86,6 +92,27 @@ describe('buildIfStale', () => {
       'Building the part (dist/part/out.js is missing)…',
       'Building the part (it has not been built here)…',
     ]);
+  });
+
+  it('takes outputs newer than every input, built without a stamp (npm ci, npm run build), as fresh', async () => {
+    const { root, builds, build } = await project();
+    await mkdir(join(root, 'dist', 'part'), { recursive: true });
+    await writeFile(join(root, 'dist', 'part', 'out.js'), 'built by npm run build\n');
+    // Written after the sources; a second later, past the file system's clock granularity.
+    const later = Date.now() / 1000 + 1;
+    await utimes(join(root, 'dist', 'part', 'out.js'), later, later);
+    expect(await build()).toBe(false);
+    expect(existsSync(join(root, 'dist', 'stamps', 'part.mjs'))).toBe(true);
+    await writeFile(join(root, 'src', 'a.ts'), 'export const a = 10;\n');
+    expect(await build()).toBe(true);
+    expect(builds).toEqual(['build:part']);
+    // An output older than an input, and no stamp: built.
+    const old = await project();
+    await mkdir(join(old.root, 'dist', 'part'), { recursive: true });
+    await writeFile(join(old.root, 'dist', 'part', 'out.js'), 'old\n');
+    await utimes(join(old.root, 'dist', 'part', 'out.js'), 1, 1);
+    expect(await old.build()).toBe(true);
+    expect(old.said).toEqual(['Building the part (it has not been built here)…']);
   });
 
   it('leaves no stamp when the build fails, so the next start tries again', async () => {

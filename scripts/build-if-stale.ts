@@ -124,17 +124,39 @@ export async function buildIfStale(
   run: (step: BuildStep) => void,
   say: (line: string) => void = () => {},
 ): Promise<boolean> {
+  if (!existsSync(stampFile(root, step))) {
+    // `npm ci` (prepare) and `npm run build` build everything and leave no stamp: outputs newer than
+    // every input are taken as that build's, or the first start after an install would build again.
+    const sources = currentSources(root, step);
+    if (outputsNewerThan(root, step, sources)) {
+      writeStamp(root, step, sources);
+      return false;
+    }
+  }
   const reason = await staleness(root, step);
   if (reason === undefined) return false;
   say(`Building ${step.label} (${reason})…`);
   const sources = currentSources(root, step);
   run(step);
+  writeStamp(root, step, sources);
+  return true;
+}
+
+function writeStamp(root: string, step: BuildStep, sources: BundleSource[]) {
   // The header finds the root two folders above the stamp, as it does above dist/cli/<name>.mjs.
   const file = stampFile(root, step);
   mkdirSync(join(root, STAMP_DIR), { recursive: true });
   writeFileSync(`${file}.${process.pid}.tmp`, `${freshnessHeader(sources)}export { BUNDLE_SOURCES };\n`);
   renameSync(`${file}.${process.pid}.tmp`, file);
-  return true;
+}
+
+/** Every output exists and is newer than the newest input (make's rule). */
+function outputsNewerThan(root: string, step: BuildStep, sources: BundleSource[]): boolean {
+  const newestInput = Math.max(0, ...sources.map((source) => source.mtimeMs));
+  return step.outputs.every((output) => {
+    const stats = statSync(join(root, output), { throwIfNoEntry: false });
+    return stats !== undefined && stats.mtimeMs > newestInput;
+  });
 }
 
 /** Runs a step's package.json script, as `npm run build` would; a failed build stops the start. */
