@@ -1,6 +1,6 @@
 // Hostile GraphQL documents against a real workstation (issue 10, item 1): limited before parsing,
 // refused without a stack overflow, and the parse caches bounded in bytes.
-import { GraphQLError, parse } from 'graphql';
+import { buildSchema, GraphQLError, getLocation, parse, Source, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql } from '../testing/graphql.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
@@ -9,8 +9,10 @@ import {
   boundedParserCaches,
   CACHE_BUDGET_BYTES,
   checkDocument,
+  MAX_FIELDS,
   MAX_QUERY_BYTES,
   MAX_TOKENS,
+  operationLimitsRule,
 } from './limits.ts';
 
 let ws: TestWorkstation;
@@ -41,16 +43,35 @@ describe('GraphQL documents are limited before parsing', () => {
   });
 
   it('refuses more than 10,000 tokens as OPERATION_TOO_LARGE', async () => {
-    const fields = (n: number) => `{ ${Array.from({ length: n }, () => 'a').join(' ')} }`;
-    const over = await gql(ws.urls.lan, fields(MAX_TOKENS - 1));
+    // `{ a(x: [0 0 …]) }`: nine tokens around the list, so a long list is many tokens but one field.
+    const tokens = (n: number) => `{ a(x: [${Array.from({ length: n - 9 }, () => '0').join(' ')}]) }`;
+    const over = await gql(ws.urls.lan, tokens(MAX_TOKENS + 1));
     expect([over.status, over.errors?.map((e) => [e.message, e.extensions?.code])]).toEqual([
       200,
       [['Operation has more than 10000 tokens', 'OPERATION_TOO_LARGE']],
     ]);
     // At the token limit the document is parsed and validated (and refused by validation).
-    const under = await gql(ws.urls.lan, fields(MAX_TOKENS - 2));
-    expect(under.errors?.some((e) => e.message === 'Operation has more than 10000 tokens')).toBe(false);
-    expect(under.errors?.[0]?.message).toBe('Operation has more than 1000 fields');
+    const at = await gql(ws.urls.lan, tokens(MAX_TOKENS));
+    expect(at.errors?.map((e) => e.extensions?.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+  });
+
+  it('refuses too many fields before parsing, with the answer validation would give', async () => {
+    const fields = (n: number) => `{ ${Array.from({ length: n }, () => '__typename').join(' ')} }`;
+    const over = await gql(ws.urls.lan, fields(MAX_FIELDS + 1));
+    expect([over.status, over.errors]).toEqual([
+      200,
+      [
+        {
+          message: 'Operation has more than 1000 fields',
+          locations: [{ line: 1, column: 1 }],
+          extensions: { code: 'OPERATION_TOO_LARGE' },
+        },
+      ],
+    ]);
+    // At the limit the document goes on to parsing and validation (which has its own say about it).
+    const within = await gql(ws.urls.lan, fields(MAX_FIELDS));
+    expect(within.errors?.map((e) => e.extensions?.code) ?? []).not.toContain('OPERATION_TOO_LARGE');
+    expect(within.errors?.map((e) => e.extensions?.code) ?? []).not.toContain('INTERNAL_SERVER_ERROR');
   });
 
   it('refuses a 5,000-deep selection without overflowing the stack', async () => {
@@ -58,6 +79,11 @@ describe('GraphQL documents are limited before parsing', () => {
     const answer = await gql(ws.urls.lan, deep);
     expect(answer.status).toBe(200);
     expect(answer.errors?.map((e) => e.extensions?.code)).toEqual(['OPERATION_TOO_DEEP']);
+    // Values nest too (lists, objects), with no depth limit of their own: bracket nesting bounds them.
+    const deepValue = await gql(ws.urls.lan, `{ a(x: ${'['.repeat(5000)}${']'.repeat(5000)}) }`);
+    expect(deepValue.errors?.map((e) => [e.message, e.extensions?.code])).toEqual([
+      ['Operation nesting exceeds 100', 'OPERATION_TOO_DEEP'],
+    ]);
     // The spec's depth limit still answers with its own message.
     const sixteen = await gql(ws.urls.lan, `{ ${'me { '.repeat(15)}_id${' }'.repeat(15)} }`);
     expect(sixteen.errors?.[0]?.message).toMatch(/Operation depth exceeds 15|Cannot query field/);
@@ -69,7 +95,7 @@ describe('GraphQL documents are limited before parsing', () => {
     });
     expect(stream.status).toBe(400);
     expect(await stream.json()).toEqual({
-      errors: [{ message: 'Operation nesting exceeds 100', extensions: { code: 'OPERATION_TOO_DEEP' } }],
+      errors: [{ message: 'Operation depth exceeds 15', extensions: { code: 'OPERATION_TOO_DEEP' } }],
     });
     // A document that does not parse, or does not validate, is answered with its code as well.
     const refused = async (query: string) => {
@@ -93,7 +119,61 @@ describe('document checks', () => {
     expect(checkDocument('query Q($a: Int) { a(x: [1, {b: 2}]) { b } }')).toBeUndefined();
     expect(checkDocument('{ "unterminated')).toBeUndefined();
     expect(checkDocument(`${'['.repeat(101)}`)?.code).toBe('OPERATION_TOO_DEEP');
-    expect(checkDocument(`${'{a'.repeat(100)}${'}'.repeat(100)}`)).toBeUndefined();
+    const nested = (n: number) => `{ a(x: ${'['.repeat(n - 2)}${']'.repeat(n - 2)}) }`;
+    expect(checkDocument(nested(100))).toBeUndefined();
+    expect(checkDocument(nested(101))?.message).toBe('Operation nesting exceeds 100');
+  });
+
+  it('refuse what the operation-limits rule refuses, with its code and position, before parsing', () => {
+    const schema = buildSchema('type Query { a: Query, b: Int }');
+    const byRule = (query: string) =>
+      validate(schema, parse(query), [operationLimitsRule]).map((e) => [e.extensions.code, e.locations]);
+    const byCheck = (query: string) => {
+      const rejection = checkDocument(query);
+      if (!rejection) return [];
+      const { line, column } = getLocation(new Source(query), rejection.position ?? 0);
+      return [[rejection.code, [{ line, column }]]];
+    };
+    const chain = (n: number) => `${'a { '.repeat(n - 1)}b${' }'.repeat(n - 1)}`;
+    const bs = (n: number) => Array.from({ length: n }, () => 'b').join(' ');
+    const aliases = (n: number) => Array.from({ length: n }, (_, i) => `x${i}: b`).join(' ');
+    const documents = [
+      `{ ${chain(15)} }`,
+      `{ ${chain(16)} }`,
+      `{ ${bs(1000)} }`,
+      `{ ${bs(1001)} }`,
+      `{ ${aliases(50)} }`,
+      `{ ${aliases(51)} }`,
+      // Arguments, directives and values hold names and colons that are neither fields nor aliases.
+      `query Q($v: Int = 3) @x(a: {b: [1 2]}) { a(x: {c: 1, d: [2]}) @skip(if: true) { b } ${bs(998)} }`,
+      `query Q($v: Int = 3) @x(a: {b: [1 2]}) { a(x: {c: 1, d: [2]}) @skip(if: true) { b } ${bs(999)} }`,
+      // Inline fragments add no depth; a field's selection set does.
+      `{ ... on Query { ... @include(if: true) { ${chain(15)} } } }`,
+      `{ ... on Query { ... @include(if: true) { ${chain(16)} } } }`,
+      // Fields split among fragments count together, and the second operation is the one refused.
+      `{ b } query R { ...F ...G } fragment F on Query { ${bs(600)} } fragment G on Query { ${bs(400)} }`,
+      `{ b } query R { ...F ...G } fragment F on Query { ${bs(600)} } fragment G on Query { ...F ${bs(401)} }`,
+      `{ b } query R { ...F ...G } fragment F on Query { ${bs(600)} } fragment G on Query { ${bs(401)} }`,
+      // The first limit crossed answers, in the rule's order.
+      `{ ${bs(999)} ${chain(16)} }`,
+      `{ ${chain(16).replace('b', bs(1001))} }`,
+    ];
+    for (const query of documents) expect([query, byCheck(query)]).toEqual([query, byRule(query)]);
+    // A fragment's depth below its spread is not known before parsing: the rule still answers.
+    const spreadDeep = `{ a { ...F } } fragment F on Query { ${chain(15)} }`;
+    expect([byCheck(spreadDeep), byRule(spreadDeep).map(([code]) => code)]).toEqual([
+      [],
+      ['OPERATION_TOO_DEEP'],
+    ]);
+  });
+
+  it('lex no more than about the first 1,000 fields of a document with thousands', () => {
+    const fields = Array.from({ length: 8990 }, (_, i) => `f${i}`);
+    const rejection = checkDocument(`{ ${fields.join(' ')} }`);
+    expect(rejection?.code).toBe('OPERATION_TOO_LARGE');
+    // Everything after the 1,002nd field (where the rule would stop) may be unreadable: the pass stops before it.
+    const broken = checkDocument(`{ ${fields.slice(0, 1002).join(' ')} "unterminated ${fields.join(' ')}`);
+    expect(broken?.code).toBe('OPERATION_TOO_LARGE');
   });
 });
 

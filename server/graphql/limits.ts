@@ -96,20 +96,76 @@ export const MAX_TOKENS = 10_000;
 export const MAX_NESTING = 100;
 
 export interface DocumentRejection {
-  code: 'PAYLOAD_TOO_LARGE' | 'OPERATION_TOO_LARGE' | 'OPERATION_TOO_DEEP';
+  code: 'PAYLOAD_TOO_LARGE' | 'OPERATION_TOO_LARGE' | 'OPERATION_TOO_DEEP' | 'OPERATION_TOO_MANY_ALIASES';
   message: string;
   /** HTTP status when it is not the GraphQL-over-HTTP default. */
   status?: number;
+  /** Offset in the query of the definition refused, where the validation rule would point. */
+  position?: number;
 }
 
 const OPENERS = new Set<string>([TokenKind.BRACE_L, TokenKind.PAREN_L, TokenKind.BRACKET_L]);
 const CLOSERS = new Set<string>([TokenKind.BRACE_R, TokenKind.PAREN_R, TokenKind.BRACKET_R]);
 
+/** What one top-level definition selects in its own text, fragments not expanded. */
+interface DefinitionCounts extends Counts {
+  start: number;
+  /** The fragment's name; undefined for an operation. */
+  fragment?: string;
+  spreads: Set<string>;
+}
+
+/** The rule's answer, in its order, for counts over a limit; undefined while within them. */
+function overLimit(counts: Counts): DocumentRejection | undefined {
+  if (counts.depth > MAX_DEPTH)
+    return { code: 'OPERATION_TOO_DEEP', message: `Operation depth exceeds ${MAX_DEPTH}` };
+  if (counts.aliases > MAX_ALIASES)
+    return { code: 'OPERATION_TOO_MANY_ALIASES', message: `Operation has more than ${MAX_ALIASES} aliases` };
+  if (counts.fields > MAX_FIELDS)
+    return { code: 'OPERATION_TOO_LARGE', message: `Operation has more than ${MAX_FIELDS} fields` };
+  return undefined;
+}
+
 /**
- * The request-level limits checked before a document is parsed or cached: size in bytes, then
- * tokens and nesting in one pass of graphql-js's own lexer that stops at the first limit, so a
- * hostile document costs at most `MAX_TOKENS` tokens of lexing. A document the lexer cannot read
- * passes: the parser reports its syntax error as usual.
+ * Each operation's counts with every fragment it reaches counted once: no more than the rule counts
+ * with fragments expanded (it expands each spread, at least once), so a document over a limit here
+ * is one the rule refuses too.
+ */
+function overLimitWithFragments(definitions: DefinitionCounts[]): DocumentRejection | undefined {
+  const fragments = new Map<string, DefinitionCounts>();
+  for (const definition of definitions)
+    if (definition.fragment !== undefined) fragments.set(definition.fragment, definition);
+  for (const operation of definitions) {
+    if (operation.fragment !== undefined) continue;
+    const counts: Counts = { ...operation };
+    const seen = new Set<string>();
+    const pending = [...operation.spreads];
+    for (let name = pending.pop(); name !== undefined; name = pending.pop()) {
+      const fragment = fragments.get(name);
+      if (seen.has(name) || !fragment) continue;
+      seen.add(name);
+      counts.fields += fragment.fields;
+      counts.aliases += fragment.aliases;
+      counts.depth = Math.max(counts.depth, fragment.depth);
+      pending.push(...fragment.spreads);
+    }
+    const rejection = overLimit(counts);
+    if (rejection) return { ...rejection, position: operation.start };
+  }
+  return undefined;
+}
+
+/** An open bracket: a selection set (with the field depth inside it) or part of a value. */
+type Bracket = { selection: true; depth: number } | { selection: false };
+
+/**
+ * The request-level limits checked before a document is parsed or cached, all in one pass of
+ * graphql-js's own lexer that stops at the first limit crossed, so a refused document costs at most
+ * the lexing of `MAX_TOKENS` tokens (about 1,000 for one with too many fields): size in bytes, then
+ * tokens, bracket nesting, and each definition's fields, aliases and depth as the operation-limits
+ * rule counts them (fragments are counted once per operation that reaches them, which is no more
+ * than the rule's expansion). A document the lexer cannot read passes: the parser reports its
+ * syntax error as usual; a document within these counts is parsed and validated in full.
  */
 export function checkDocument(query: string): DocumentRejection | undefined {
   // Cheap bound first: UTF-8 takes at most 3 bytes per UTF-16 unit.
@@ -121,25 +177,83 @@ export function checkDocument(query: string): DocumentRejection | undefined {
     };
   }
   const lexer = new Lexer(new Source(query));
+  const definitions: DefinitionCounts[] = [];
+  const brackets: Bracket[] = [];
+  let definition: DefinitionCounts | undefined;
   let tokens = 0;
-  let nesting = 0;
+  // What the previous token makes of a name inside a selection set.
+  let previous: string = TokenKind.SOF;
+  let typeCondition = false;
+  let inlineFragment = false;
+  let fragmentName = false;
+  // The rule looks at its counts before each selection and at the end of the operation.
+  const checked = () => {
+    const rejection = definition && overLimit(definition);
+    return rejection && { ...rejection, position: definition?.start };
+  };
   try {
     for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
       tokens += 1;
       if (tokens > MAX_TOKENS) {
         return { code: 'OPERATION_TOO_LARGE', message: `Operation has more than ${MAX_TOKENS} tokens` };
       }
-      if (OPENERS.has(token.kind)) {
-        nesting += 1;
-        if (nesting > MAX_NESTING) {
+      const kind = token.kind;
+      const top = brackets[brackets.length - 1];
+      if (!top) {
+        // Between brackets at the top level: a definition's keyword, name, or the end of its header.
+        if (!definition) {
+          const fragment = kind === TokenKind.NAME && token.value === 'fragment';
+          definition = { start: token.start, depth: 0, aliases: 0, fields: 0, spreads: new Set() };
+          definitions.push(definition);
+          fragmentName = fragment;
+        } else if (fragmentName && kind === TokenKind.NAME) {
+          definition.fragment = token.value;
+          fragmentName = false;
+        }
+      } else if (top.selection && kind === TokenKind.NAME) {
+        if (previous === TokenKind.SPREAD) {
+          if (token.value === 'on') typeCondition = true;
+          else {
+            definition?.spreads.add(token.value);
+            inlineFragment = false;
+          }
+        } else if (typeCondition) typeCondition = false;
+        else if (previous !== TokenKind.AT && previous !== TokenKind.COLON && definition) {
+          const rejection = checked();
+          if (rejection) return rejection;
+          definition.fields += 1;
+          definition.depth = Math.max(definition.depth, top.depth);
+        }
+      } else if (top.selection && kind === TokenKind.COLON && definition) {
+        definition.aliases += 1;
+      } else if (top.selection && kind === TokenKind.SPREAD) {
+        const rejection = checked();
+        if (rejection) return rejection;
+        inlineFragment = true;
+      }
+      if (OPENERS.has(kind)) {
+        if (brackets.length >= MAX_NESTING) {
           return { code: 'OPERATION_TOO_DEEP', message: `Operation nesting exceeds ${MAX_NESTING}` };
         }
-      } else if (CLOSERS.has(token.kind)) nesting -= 1;
+        if (kind !== TokenKind.BRACE_L || (top && !top.selection)) brackets.push({ selection: false });
+        else if (!top) brackets.push({ selection: true, depth: 1 });
+        // An inline fragment's selections stay at its own depth; a field's go one deeper.
+        else brackets.push({ selection: true, depth: inlineFragment ? top.depth : top.depth + 1 });
+        if (kind === TokenKind.BRACE_L) inlineFragment = false;
+      } else if (CLOSERS.has(kind)) {
+        brackets.pop();
+        if (brackets.length === 0 && kind === TokenKind.BRACE_R) {
+          const rejection = checked();
+          if (rejection) return rejection;
+          definition = undefined;
+        }
+      }
+      previous = kind;
     }
   } catch {
     return undefined;
   }
-  return undefined;
+  return overLimitWithFragments(definitions);
 }
 
 /**
