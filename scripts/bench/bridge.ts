@@ -1,8 +1,10 @@
 // Task bridge figures (issue 6): the MCP server's overhead on get_task over a direct host call,
 // and `tasks list --limit 20` against 100,000 tasks, each beside the host's own time.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startFakeHost } from '../../bridge/fake-host/server.ts';
@@ -55,7 +57,8 @@ export const bench: Bench = async (report) => {
     await host.close();
   }
 
-  // `node bridge/cli.ts` runs its bundle while that is fresh: build it, so the figure is the built form's.
+  // `towpath-bridge` (bin/towpath-bridge.mjs) runs its bundle while that is fresh: build it, so the
+  // figure is the built form's.
   await promisify(execFile)(process.execPath, ['scripts/build-cli.ts'], { cwd: ROOT });
   const big = await startFakeHost({ version: '18.10.0', seed: 'big:100000' });
   const front = await answerFromMemory(big.url);
@@ -81,14 +84,28 @@ export const bench: Bench = async (report) => {
       }
       return times;
     };
-    // The host's own answer to GET /tasks (100,000 tasks) beside the whole CLI process.
+    // The host's own answer to GET /tasks (100,000 tasks) beside the whole CLI process, and the
+    // CLI's own share: its best less the best of Node starting an empty .mjs module (the base) and
+    // the host's best, beside 150 ms. The base and the CLI get a warm-up run first.
     reportTimes(report, 'bridge.host.tasks_100k.response', hostTimes, 30);
-    reportTimes(
-      report,
-      'bridge.cli.tasks_list_limit20_100k.wall',
-      await wall(process.execPath, ['bridge/cli.ts']),
-      400,
-    );
+    const scratch = mkdtempSync(join(tmpdir(), 'towpath-bench-bridge-'));
+    try {
+      const empty = join(scratch, 'empty.mjs');
+      writeFileSync(empty, 'export {};\n');
+      const base = await spawnTimes([empty]);
+      await wall(process.execPath, ['bin/towpath-bridge.mjs']);
+      const cli = await wall(process.execPath, ['bin/towpath-bridge.mjs']);
+      reportTimes(report, 'bridge.node_empty_mjs', base, null);
+      reportTimes(report, 'bridge.cli.tasks_list_limit20_100k.wall', cli, 400);
+      report(
+        'bridge.cli.tasks_list_limit20_100k.over_base_and_host',
+        'ms',
+        bestAndMedian(cli).best - bestAndMedian(base).best - bestAndMedian(hostTimes).best,
+        150,
+      );
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
     // The shipped form, when `npm run build:sidecar` has produced it (the bench does not build).
     if (existsSync(SIDECAR))
       reportTimes(report, 'bridge.sidecar.tasks_list_limit20_100k.wall', await wall(SIDECAR, []), 400);
@@ -98,6 +115,18 @@ export const bench: Bench = async (report) => {
     await big.close();
   }
 };
+
+/** Wall times of `node <args>` (after one warm-up run), as the CLI's are taken. */
+async function spawnTimes(args: string[]): Promise<number[]> {
+  await promisify(execFile)(process.execPath, args);
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    await promisify(execFile)(process.execPath, args);
+    times.push(performance.now() - t0);
+  }
+  return times;
+}
 
 /**
  * The fake host behind a cache of whole answers (status, type, bytes) per request line. The fake

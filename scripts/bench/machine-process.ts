@@ -3,12 +3,13 @@
 // (a real `towpath serve` child process) is (a) idle, (b) parsing four maximum-size GraphQL
 // documents at a time, (c) validating a valid 60 MiB `.wind`, (d) planning a 10-million-line job;
 // for the machine door itself, the renderer's button (Chromium via Playwright: click → M112) and
-// `towpath estop` (spawn → M112, against spawning an empty TypeScript module with the same Node).
+// `towpath estop` (the bin, bin/towpath.mjs: spawn → M112, against spawning an empty .mjs module
+// with the same Node under the same load).
 // And the job's lines/s through the machine process against the PTY's round-trip floor with the
 // core under load. The load comes from a process of its own (core-load-child.ts), as it does from
 // LAN clients: the benchmark process's event loop only presses, spawns and reads the controller.
 // Used by machine.ts.
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -99,6 +100,9 @@ async function busyCore(kind: Exclude<LoadName, 'idle'>, url: string, path?: str
 }
 
 export async function machineProcessBench(report: Report) {
+  // `towpath estop` and the machine process run from their bundles while fresh: build them, so the
+  // figures are the built form's whatever was edited since.
+  spawnSync(process.execPath, ['scripts/build-cli.ts'], { cwd: REPO_ROOT, stdio: 'inherit' });
   const dir = await mkdtemp(join(tmpdir(), 'towpath-bench-machine-'));
   const core = startNode('server/testing/serve.ts', [], {
     HOST: '127.0.0.1',
@@ -120,7 +124,7 @@ export async function machineProcessBench(report: Report) {
     await writeBigWind(bigWind);
     const longJob = join(dir, 'ten-million.wind');
     await writeFile(longJob, JSON.stringify(tenMillionLines));
-    const empty = join(dir, 'empty.ts');
+    const empty = join(dir, 'empty.mjs');
     await writeFile(empty, 'export {};\n');
     const validated = await post(`${winding}/validate/from-file`, { path: bigWind });
     if (validated.status !== 200)
@@ -184,7 +188,7 @@ export async function machineProcessBench(report: Report) {
         else if (method === 'button' && box)
           void page?.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
         else
-          child = spawn(process.execPath, [join(REPO_ROOT, 'server/cli.ts'), 'estop'], {
+          child = spawn(process.execPath, [join(REPO_ROOT, 'bin/towpath.mjs'), 'estop'], {
             env: { TOWPATH_DATA_DIR: join(dir, 'data') },
             stdio: 'ignore',
           });
