@@ -51,7 +51,8 @@ export const BUILD_STEPS: readonly BuildStep[] = [
     name: 'cli',
     label: 'the CLI bundles',
     inputs: ['server', 'engine', 'bridge', 'resources/schemas', 'scripts/build-cli.ts', 'package-lock.json'],
-    outputs: ['dist/cli/winding.mjs', 'dist/cli/bridge.mjs', 'dist/cli/estop.mjs'],
+    // The bundles scripts/build-cli.ts names (CLI_BUNDLES); it is an input, so a new one rebuilds.
+    outputs: ['towpath', 'winding', 'bridge', 'estop', 'machine'].map((name) => `dist/cli/${name}.mjs`),
     script: 'build:cli',
   },
 ];
