@@ -1,8 +1,9 @@
 // Commands run from a prebuilt bundle (scripts/build-cli.ts writes dist/cli/<name>.mjs) while that
 // bundle is fresh. One module stripped of types and resolved at build time starts in a fraction of
-// the time of the dozens it replaces. Used by bridge/cli.ts and server/cli/main.ts (here because
-// the bridge may not import the server); server/cli.ts repeats loadFreshBundle's two lines for
-// `towpath estop`, which cannot afford to import a second TypeScript module (4 ms, measured).
+// the time of the dozens it replaces. Used by server/cli/main.ts (here because the bridge may not
+// import the server); the entry points bin/towpath.mjs and bin/towpath-bridge.mjs repeat
+// loadFreshBundle's two lines in JavaScript, since importing this module would cost them Node's type
+// stripper, and the machine bundle calls its own bundleIsFresh (scripts/build-cli.ts).
 
 export interface BundleSource {
   /** Relative to the repository root. */
