@@ -167,8 +167,32 @@ test('the owner deletes a dashboard from the list after a confirmation naming it
 
   await admin.getByRole('button', { name: 'Delete Crowded pane' }).click();
   await confirm.getByRole('button', { name: 'Delete dashboard' }).click();
-  await expect(admin.getByRole('status').filter({ hasText: 'Deleted' })).toHaveText('Deleted “Crowded pane”.');
+  await expect(admin.getByRole('status').filter({ hasText: 'Deleted' })).toHaveText(
+    'Deleted “Crowded pane”.',
+  );
   await expect(link).toHaveCount(0);
   await admin.goto(address);
   await expect(admin.getByRole('alert')).toHaveText('Dashboard not found');
+});
+
+test('the audit log names the people and dashboards it knows, with their ids beside them', async () => {
+  await admin.goto(`${core.url}/dashboards`);
+  const shopFloor = (await admin.getByRole('link', { name: 'Shop floor' }).getAttribute('href'))
+    ?.split('/')
+    .pop();
+  await admin.goto(`${core.url}/admin`);
+  await admin.getByRole('tab', { name: 'Audit' }).click();
+  const created = admin
+    .getByRole('row')
+    .filter({ hasText: 'dashboard.created' })
+    .filter({ hasText: 'Shop floor' });
+  await expect(created).toHaveCount(1);
+  const cells = created.getByRole('cell');
+  await expect(cells.nth(2)).toContainText(ADMIN_EMAIL);
+  await expect(cells.nth(3)).toHaveText(`dashboard Shop floor ${shopFloor}`);
+  // A deleted dashboard is known by its id alone.
+  const deleted = admin.getByRole('row').filter({ hasText: 'dashboard.deleted' });
+  await expect(deleted.getByRole('cell').nth(3)).toHaveText(/^dashboard [^ ]+$/);
+  expect(await seriousAxeViolations(admin)).toEqual([]);
+  await admin.screenshot({ path: test.info().outputPath('audit-tab.png'), fullPage: true });
 });

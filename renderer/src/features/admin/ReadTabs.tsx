@@ -1,18 +1,59 @@
 // The read-only admin tabs: audit log, datasource diagnostics, runtime metrics.
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { useQuery } from 'urql';
 import { errorMessage } from '../../lib/graphql/client.ts';
 import {
   AdminAuditEventsDocument,
   AdminDatasourceDiagnosticsDocument,
   AdminRuntimeMetricsDocument,
+  AdminServiceAccountsDocument,
+  BrokerProfilesDocument,
+  CredentialProfilesDocument,
+  DashboardsDocument,
+  ListAllUsersDocument,
 } from '../../lib/graphql/generated.ts';
 import { Problem, TextField } from '../../ui/Field.tsx';
 
 const PAGE = 100;
 const MOST = 500;
 
+/**
+ * What the audit log's ids stand for, as far as this admin can read them now: a user's email, a
+ * dashboard's title, a service account's or profile's name. Deleted ones are not known any more.
+ */
+function useAuditNames(): (type: string, id: string | null | undefined) => string | undefined {
+  // Fresh each time the tab opens: the log names what was made since the lists were last read.
+  const fresh = { requestPolicy: 'cache-and-network' } as const;
+  const [users] = useQuery({ query: ListAllUsersDocument, ...fresh });
+  const [dashboards] = useQuery({ query: DashboardsDocument, ...fresh });
+  const [accounts] = useQuery({ query: AdminServiceAccountsDocument, ...fresh });
+  const [credentials] = useQuery({ query: CredentialProfilesDocument, ...fresh });
+  const [brokers] = useQuery({ query: BrokerProfilesDocument, ...fresh });
+  const names = useMemo(() => {
+    const known = new Map<string, string>();
+    for (const u of users.data?.listAllUsers ?? []) if (u) known.set(`user ${u._id}`, u.email);
+    for (const d of dashboards.data?.dashboards ?? []) known.set(`dashboard ${d._id}`, d.title);
+    for (const a of accounts.data?.adminServiceAccounts ?? []) known.set(`service_account ${a._id}`, a.name);
+    for (const c of credentials.data?.credentialProfiles ?? [])
+      known.set(`credential_profile ${c._id}`, c.name);
+    for (const b of brokers.data?.brokerProfiles ?? []) known.set(`broker_profile ${b._id}`, b.name);
+    return known;
+  }, [users.data, dashboards.data, accounts.data, credentials.data, brokers.data]);
+  return (type, id) => (id ? names.get(`${type} ${id}`) : undefined);
+}
+
+/** A name where one is known, with the id beside it; the id alone otherwise. */
+function Named({ name, id }: { name: string | undefined; id: string }) {
+  if (name === undefined) return <>{id}</>;
+  return (
+    <>
+      {name} <span className="admin__id">{id}</span>
+    </>
+  );
+}
+
 export function AuditTab() {
+  const nameOf = useAuditNames();
   const [filter, setFilter] = useState('');
   const [applied, setApplied] = useState('');
   const [limit, setLimit] = useState(PAGE);
@@ -57,10 +98,21 @@ export function AuditTab() {
             <tr key={event._id}>
               <td>{new Date(event.createdAt).toLocaleString()}</td>
               <td>{event.action}</td>
-              <td>{event.actorUserId ?? '—'}</td>
+              <td>
+                {event.actorUserId ? (
+                  <Named name={nameOf('user', event.actorUserId)} id={event.actorUserId} />
+                ) : (
+                  '—'
+                )}
+              </td>
               <td>
                 {event.targetType}
-                {event.targetId ? ` ${event.targetId}` : ''}
+                {event.targetId ? (
+                  <>
+                    {' '}
+                    <Named name={nameOf(event.targetType, event.targetId)} id={event.targetId} />
+                  </>
+                ) : null}
               </td>
               <td className="admin__json">{JSON.stringify(event.metadata)}</td>
             </tr>
