@@ -127,6 +127,32 @@ test('a dashboard with an MQTT datasource shows what is published to the broker'
   await anonymous?.close();
 });
 
+test('a live datasource added in the editor waits for the save, then connects without a reload', async ({
+  page,
+}) => {
+  await signIn(page, core.url, ADMIN_EMAIL);
+  await page.goto(`${core.url}/dashboards`);
+  await page.getByRole('link', { name: 'Resin line' }).click();
+  await page.getByRole('button', { name: 'Edit' }).click();
+  await page.getByRole('button', { name: 'Add datasource' }).click();
+  const sources = page.getByRole('dialog', { name: 'Datasources' });
+  await sources.getByLabel('Datasource title').fill('Second bath');
+  await sources.getByLabel('Datasource type').selectOption('mqtt');
+  await sources.getByLabel('Broker profile').selectOption({ label: 'Shop broker' });
+  await sources.getByLabel('Topic').fill(LIVE_TOPIC);
+  await sources.getByRole('button', { name: 'Apply datasource' }).click();
+  // Not saved, so not known to the gateway: the editor says what to do, not DATASOURCE_NOT_FOUND.
+  const entry = sources.getByRole('listitem').filter({ hasText: 'Second bath' });
+  await expect(entry).toContainText('Save the dashboard to connect this datasource');
+  await sources.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(/Saved revision \d+/)).toBeVisible();
+  await publisher.publishAsync(LIVE_TOPIC, JSON.stringify({ celsius: 40 }), { qos: 1, retain: true });
+  await page.getByRole('button', { name: 'Datasources' }).click();
+  await expect(entry).toContainText('Second bath (mqtt) · connected', { timeout: 20_000 });
+  await expect(entry).not.toContainText('DATASOURCE_NOT_FOUND');
+});
+
 test('the Winder dashboard follows a job the fake Marlin runs', async ({ page }) => {
   test.setTimeout(120_000);
   pair = await createPtyPair();
