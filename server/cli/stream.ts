@@ -13,7 +13,7 @@ import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machi
 import { dataDirOf } from '../data-dir-default.ts';
 import { loadProgram, MachineController, type MachineControllerOptions } from '../machine/controller.ts';
 import { processAlive, readMachineFile } from '../machine/process/machine-file.ts';
-import { MachineLink } from '../machine/supervisor.ts';
+import { MachineLink, MachineUnavailableError } from '../machine/supervisor.ts';
 import {
   type CliIo,
   type Command,
@@ -337,7 +337,13 @@ function count(n: number): string {
 
 /** Exit code for a machine failure: 3 when the controller or the port failed, 1 for a refused program. */
 export function machineExitCode(error: unknown): number | undefined {
-  if (error instanceof MachineError || error instanceof MachineStateError) return 3;
+  // No machine process attached (a new one starting after a crash) is a machine problem too.
+  if (
+    error instanceof MachineError ||
+    error instanceof MachineStateError ||
+    error instanceof MachineUnavailableError
+  )
+    return 3;
   if (error instanceof ProgramError) return 1;
   return undefined;
 }

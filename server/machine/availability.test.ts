@@ -164,7 +164,7 @@ describe('machine routes without an attached machine process', () => {
     const stream = await answer(`${ws.urls.winding}/stream/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ gcode: 'G0 X1', port: '/dev/null' }),
+      body: JSON.stringify({ gcode: 'G0 X1', port: '/dev/null', dry_run: false }),
     });
     expect(stream).toEqual({ status: 503, retryAfter: null, body: { detail: refused.body.detail } });
 

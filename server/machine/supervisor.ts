@@ -283,9 +283,11 @@ export class MachineLink {
 
   /** One request to the machine door; refusals come back as the errors the controller throws. */
   private async call<T>(path: string, body: unknown, method = 'POST'): Promise<T> {
+    // Outside the try: no machine process attached is its own answer (503), not one that stopped answering.
+    const url = this.url;
     let response: Response;
     try {
-      response = await fetch(`${this.url}${path}`, {
+      response = await fetch(`${url}${path}`, {
         method,
         ...(method === 'POST'
           ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) }
