@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_ROOT } from './server/testing/reference.ts';
+import { CONE_REFERENCE_ROOT, REFERENCE_ROOT } from './server/testing/reference.ts';
 
 const ROOT = import.meta.dirname;
 const SHARED = join(ROOT, '..', 'shared');
@@ -15,6 +15,7 @@ const COPIES = [
   { shared: 'DESIGN.md', here: 'docs/DESIGN.md' },
   { shared: 'spec', here: 'docs/spec' },
   { shared: 'reference/winding', here: relative(ROOT, REFERENCE_ROOT) },
+  { shared: 'reference/winding-cones', here: relative(ROOT, CONE_REFERENCE_ROOT) },
 ];
 
 /** The files of a tree relative to its top, sorted; a single file is `['']`, a missing path `[]`. */

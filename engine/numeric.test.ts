@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEG, fmt6, g6, gcd, hdr, isclose, pmod, pyrepr, RAD, rhe, sq } from './numeric.ts';
+import { DEG, fmt6, g6, gcd, gFormat, hdr, isclose, pmod, pyrepr, RAD, rhe, sq } from './numeric.ts';
 
 /** Exact value of a finite double as sign and num / den (independent of the module under test). */
 function exact(x: number): { neg: boolean; num: bigint; den: bigint } {
@@ -151,6 +151,19 @@ describe('hdr', () => {
     expect(hdr(69.75)).toBe('69.75');
     expect(hdr(9.525)).toBe('9.525');
     expect(hdr(0.00001)).toBe('1e-05');
+  });
+});
+
+describe('gFormat', () => {
+  it('formats like Python format(x, ".{p}g") at other precisions', () => {
+    expect(gFormat(31.5, 4)).toBe('31.5');
+    expect(gFormat(27, 4)).toBe('27');
+    expect(gFormat(12345.6, 4)).toBe('1.235e+04');
+    expect(gFormat(0.00012345, 4)).toBe('0.0001234');
+    expect(gFormat(9999.5, 4)).toBe('1e+04');
+    expect(gFormat(31.5, 1)).toBe('3e+01');
+    expect(gFormat(0.125, 1)).toBe('0.1');
+    expect(gFormat(360 / 7, 6)).toBe(g6(360 / 7));
   });
 });
 

@@ -136,6 +136,11 @@ function pow10(k: number): bigint {
 
 /** Python `format(x, ".6g")`, rounding the exact binary value half to even. */
 export function g6(x: number): string {
+  return gFormat(x, 6);
+}
+
+/** Python `format(x, ".{precision}g")` (precision ≥ 1), rounding the exact binary value half to even. */
+export function gFormat(x: number, precision: number): string {
   if (Number.isNaN(x)) return 'nan';
   if (x === Number.POSITIVE_INFINITY) return 'inf';
   if (x === Number.NEGATIVE_INFINITY) return '-inf';
@@ -147,18 +152,19 @@ export function g6(x: number): string {
   const atLeastPow10 = (k: number): boolean => (k >= 0 ? num >= pow10(k) * den : num * pow10(-k) >= den);
   while (!atLeastPow10(n)) n--;
   while (atLeastPow10(n + 1)) n++;
-  // R = |x| · 10^(5−n) rounded half to even: six significant digits.
-  const scaledNum = 5 - n >= 0 ? num * pow10(5 - n) : num;
-  const scaledDen = 5 - n >= 0 ? den : den * pow10(n - 5);
+  // R = |x| · 10^(p−1−n) rounded half to even: p significant digits.
+  const shift = precision - 1 - n;
+  const scaledNum = shift >= 0 ? num * pow10(shift) : num;
+  const scaledDen = shift >= 0 ? den : den * pow10(-shift);
   let r = scaledNum / scaledDen;
   const twiceRem = (scaledNum % scaledDen) * 2n;
   if (twiceRem > scaledDen || (twiceRem === scaledDen && r % 2n === 1n)) r += 1n;
-  if (r === 1000000n) {
-    r = 100000n;
+  if (r === pow10(precision)) {
+    r = pow10(precision - 1);
     n += 1;
   }
   const digits = r.toString();
-  if (n >= -4 && n < 6) {
+  if (n >= -4 && n < precision) {
     let text: string;
     if (n >= 0) text = `${digits.slice(0, n + 1)}.${digits.slice(n + 1)}`;
     else text = `0.${'0'.repeat(-n - 1)}${digits}`;

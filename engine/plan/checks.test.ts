@@ -157,6 +157,78 @@ describe('static checks 1–7', () => {
   });
 });
 
+/** A reducing cone (schemaVersion 1.1): 98 → 54 mm over 120 mm unless given. */
+function coneDefinition(layers: Layer[], diameter = 98, endDiameter = 54, windLength = 120, width = 6) {
+  return definition(layers, {
+    schemaVersion: '1.1',
+    mandrelParameters: { diameter, windLength, endDiameter },
+    towParameters: { width, thickness: 0.5 },
+  });
+}
+
+/** cone_reducer's layer: 30°, P 3. */
+const coneHelical = (fields: Partial<HelicalLayer> = {}) =>
+  helical({ windAngle: 30, patternNumber: 3, ...fields });
+
+describe('cone checks, in the reference order', () => {
+  it('refuses a hoop on a cone before anything else about the layer', () => {
+    expect(planningMessage(coneDefinition([coneHelical(), hoop(true)]))).toBe(
+      'Layer 2: hoop layers on a cone are not supported yet',
+    );
+    expect(planningMessage(coneDefinition([hoop()], 54, 98))).toBe(
+      'Layer 1: hoop layers on a cone are not supported yet',
+    );
+  });
+
+  it('checks the wind-angle bounds before the frustum, and the frustum before the angle', () => {
+    expect(planningMessage(coneDefinition([coneHelical({ windAngle: 95 })], 54, 98))).toBe(
+      'Layer 1: wind angle 95.0° must be between 1.0° and 89.0°',
+    );
+    expect(planningMessage(coneDefinition([coneHelical({ windAngle: 80 })], 54, 98))).toBe(
+      'Layer 1: cone requires a reducing frustum with r0 > r1 (got r0=27.0, r1=49.0); the wind angle anchors at the large end r0, so mount the large end at z=0',
+    );
+    expect(planningMessage(coneDefinition([coneHelical({ windAngle: 34 })]))).toBe(
+      'Layer 1: wind angle 34.0° is too steep for the cone: the geodesic (Clairaut C=27.4mm) cannot reach the small-end radius 27mm. Reduce the wind angle to <= 33.44°',
+    );
+  });
+
+  it('counts circuits at the large end for the coverage checks', () => {
+    // 98 mm at 30° with a 6 mm tow: ceil(π·98·cos 30° / 6) = 45 circuits, not divisible by 2.
+    expect(planningMessage(coneDefinition([coneHelical({ patternNumber: 2 })]))).toBe(
+      'Layer 1: computed circuit count is not divisible by patternNumber (45 % 2 != 0)',
+    );
+    expect(planningMessage(coneDefinition([coneHelical({ leadInMM: 120 })]))).toContain(
+      'leadInMM (120.0mm) must be less than',
+    );
+  });
+
+  it('plans skip layers on any cone, expanding ones included', () => {
+    const { summary } = planToString(coneDefinition([skip(30)], 54, 98));
+    expect(summary.layers.map((layer) => layer.commands)).toEqual([2]);
+  });
+
+  it('estimates the exact line count of cone layers (check 3)', () => {
+    const layers: Layer[] = [
+      coneHelical(),
+      skip(12),
+      coneHelical({ skipInitialNearLock: true, windAngle: 20, skipIndex: 2, leadInMM: 30 }),
+    ];
+    for (const windLength of [120, 80.5, 81.5]) {
+      const definition = coneDefinition(layers, 98, 54, windLength, 7.5);
+      const { summary } = planToString(definition);
+      const state = initialCheckState();
+      layers.forEach((layer, i) => {
+        const kinematics = checkLayer(i + 1, layer, definition, state);
+        const stations = kinematics?.cone?.stations ?? null;
+        expect(estimatedLayerLines(layer, windLength, kinematics?.numCircuits ?? 0, stations)).toBe(
+          summary.layers[i]?.commands,
+        );
+      });
+      expect(state.estimate).toBe(summary.commands);
+    }
+  });
+});
+
 describe('size estimate (check 3)', () => {
   it('equals the real line count of each layer kind', () => {
     const layers: Layer[] = [

@@ -3,6 +3,7 @@
 import { PlanningError } from '../errors.ts';
 import { g6, gcd, pyrepr, rhe } from '../numeric.ts';
 import type { HelicalLayer, Layer, WindDefinition } from '../wind/types.ts';
+import { coneKinematics, coneLayerProblem, isCone } from './cone.ts';
 import { type HelicalKinematics, helicalKinematics } from './kinematics.ts';
 
 export const MAX_PROGRAM_LINES = 50_000_000;
@@ -22,15 +23,26 @@ export function planningError(index: number, text: string): PlanningError {
   return new PlanningError(`Layer ${index}: ${text}`);
 }
 
-/** Lines a layer will write, without its `; Layer` comment (the estimate of check 3). */
-export function estimatedLayerLines(layer: Layer, windLength: number, numCircuits: number): number {
+/**
+ * Lines a layer will write, without its `; Layer` comment (the estimate of check 3). On a cone a
+ * pass is its lean moves and two lines per station (`coneStations` of them).
+ */
+export function estimatedLayerLines(
+  layer: Layer,
+  windLength: number,
+  numCircuits: number,
+  coneStations: number | null = null,
+): number {
   switch (layer.windType) {
     case 'hoop':
       return layer.terminal ? rhe(windLength) + 4 : 2 * rhe(windLength) + 10;
     case 'skip':
       return 2;
     case 'helical': {
-      const pass = rhe(layer.leadInMM) + rhe(Math.abs(windLength - layer.leadInMM)) + 5;
+      const pass =
+        coneStations === null
+          ? rhe(layer.leadInMM) + rhe(Math.abs(windLength - layer.leadInMM)) + 5
+          : 2 * coneStations + 3;
       return (layer.skipInitialNearLock ? 0 : 2) + numCircuits * (2 * pass + 1) + 4;
     }
   }
@@ -49,6 +61,9 @@ export function checkLayer(
   const fail = (text: string): PlanningError => planningError(index, text);
   if (state.terminalSeen) throw fail('terminal layer must be the final entry in the definition');
   if (layer.windType === 'hoop' && layer.terminal) state.terminalSeen = true;
+  const mandrel = definition.mandrelParameters;
+  const cone = isCone(mandrel);
+  if (cone && layer.windType === 'hoop') throw fail('hoop layers on a cone are not supported yet');
 
   let kinematics: HelicalKinematics | null = null;
   if (layer.windType === 'helical') {
@@ -56,11 +71,17 @@ export function checkLayer(
     if (!(angle >= 1.0 && angle <= 89.0)) {
       throw fail(`wind angle ${pyrepr(angle)}° must be between 1.0° and 89.0°`);
     }
-    kinematics = helicalKinematics(layer, definition.mandrelParameters, definition.towParameters);
+    kinematics = helicalKinematics(layer, mandrel, definition.towParameters);
+    if (cone) {
+      const problem = coneLayerProblem(layer, mandrel);
+      if (problem !== null) throw fail(problem);
+      kinematics.cone = coneKinematics(layer, mandrel);
+    }
   }
 
-  const L = definition.mandrelParameters.windLength;
-  state.estimate += 1 + estimatedLayerLines(layer, L, kinematics?.numCircuits ?? 0);
+  const L = mandrel.windLength;
+  const stations = kinematics?.cone?.stations ?? null;
+  state.estimate += 1 + estimatedLayerLines(layer, L, kinematics?.numCircuits ?? 0, stations);
   if (!(state.estimate <= MAX_PROGRAM_LINES)) {
     throw fail(`the program would exceed ${MAX_PROGRAM_LINES} G-code lines`);
   }

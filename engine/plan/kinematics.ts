@@ -2,6 +2,7 @@
 // the circuit count) and the generator; every expression keeps the spec's order and form.
 import { DEG } from '../numeric.ts';
 import type { HelicalLayer, MandrelParameters, TowParameters } from '../wind/types.ts';
+import type { ConeKinematics } from './cone.ts';
 
 export interface HelicalKinematics {
   numCircuits: number;
@@ -12,6 +13,8 @@ export interface HelicalKinematics {
   head: number;
   startInc: number;
   dwell: number;
+  /** The cone's geodesic when the mandrel is a cone (its circuits are counted at the large end). */
+  cone: ConeKinematics | null;
 }
 
 export function helicalKinematics(
@@ -35,5 +38,6 @@ export function helicalKinematics(
     head: -1 * (90 - layer.windAngle),
     startInc: layer.skipIndex * (360 / layer.patternNumber),
     dwell: layer.lockDegrees - layer.leadOutDegrees - (passRotDeg % 360),
+    cone: null,
   };
 }

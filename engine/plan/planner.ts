@@ -5,6 +5,7 @@
 import { fmt6, hdr, isclose, pmod, RAD, rhe, sq } from '../numeric.ts';
 import type { HelicalLayer, HoopLayer, WindDefinition } from '../wind/types.ts';
 import { checkLayer, initialCheckState, planningError } from './checks.ts';
+import { type ConeKinematics, clairautRatio, coneTheta, fibreAngleAtRatio, thetaAtRatio } from './cone.ts';
 import { writeAscii, writeFixed6 } from './fixed6.ts';
 import type { HelicalKinematics } from './kinematics.ts';
 import type { AxisFormat, LayerMetrics, PlanSummary } from './types.ts';
@@ -139,10 +140,15 @@ export class Planner {
     yield* this.zeroAxes(nearLock);
   }
 
+  /**
+   * A helical layer (§4.5): the prologue, the circuits of each pattern with their out and back
+   * passes, and the epilogue. Only the passes differ between a cylinder and a cone; each pass
+   * takes the mandrel position and returns it advanced.
+   */
   private *helical(layer: HelicalLayer, k: HelicalKinematics): Chunks {
-    const L = this.definition.mandrelParameters.windLength;
     const P = layer.patternNumber;
     const patterns = k.numCircuits / P;
+    const cone = k.cone;
     if (!layer.skipInitialNearLock) {
       yield* this.move(0, layer.lockDegrees, 0);
       this.setMandrel(0);
@@ -152,17 +158,10 @@ export class Planner {
       for (let circuit = 1; circuit <= P; circuit++) {
         this.comment(`\tPattern: ${pattern}/${patterns} Circuit: ${circuit}/${P}`);
         for (let sigma = 1; sigma >= -1; sigma -= 2) {
-          const e1 = sigma === 1 ? layer.leadInMM : L - layer.leadInMM;
-          const e2 = sigma === 1 ? L : 0;
-          yield* this.move(this.x, pos, 0);
-          yield* this.move(this.x, this.a, sigma * -10);
-          pos += k.leadInDeg;
-          yield* this.move(e1, pos, sigma * k.head);
-          pos += k.mainDeg;
-          yield* this.move(e2, pos, this.b);
-          pos += layer.leadOutDegrees;
-          yield* this.move(this.x, pos, sigma * -10);
-          pos += k.dwell;
+          pos =
+            cone === null
+              ? yield* this.cylinderPass(layer, k, sigma, pos)
+              : yield* this.conePass(layer, cone, sigma, pos);
         }
         pos += k.startInc;
       }
@@ -171,6 +170,64 @@ export class Planner {
     pos += layer.lockDegrees;
     yield* this.move(this.x, pos, 0);
     yield* this.zeroAxes(pos);
+  }
+
+  /** One pass along a cylinder (σ = +1 out, −1 back): lead-in ramp, main run, lead-out, dwell. */
+  private *cylinderPass(
+    layer: HelicalLayer,
+    k: HelicalKinematics,
+    sigma: number,
+    start: number,
+  ): Generator<Uint8Array, number, undefined> {
+    const L = this.definition.mandrelParameters.windLength;
+    const e1 = sigma === 1 ? layer.leadInMM : L - layer.leadInMM;
+    const e2 = sigma === 1 ? L : 0;
+    let pos = start;
+    yield* this.move(this.x, pos, 0);
+    yield* this.move(this.x, this.a, sigma * -10);
+    pos += k.leadInDeg;
+    yield* this.move(e1, pos, sigma * k.head);
+    pos += k.mainDeg;
+    yield* this.move(e2, pos, this.b);
+    pos += layer.leadOutDegrees;
+    yield* this.move(this.x, pos, sigma * -10);
+    pos += k.dwell;
+    return pos;
+  }
+
+  /**
+   * One pass along a reducing cone (§4.5a): the geodesic station by station, one per millimetre,
+   * the mandrel following θ(z) and the head ramping from its lift to the local lay angle over the
+   * lead-in (there is no separate lead-in move); then the lead-out and the dwell.
+   */
+  private *conePass(
+    layer: HelicalLayer,
+    cone: ConeKinematics,
+    sigma: number,
+    start: number,
+  ): Generator<Uint8Array, number, undefined> {
+    const n = cone.stations;
+    const zs = sigma === 1 ? 0 : cone.L;
+    const ze = sigma === 1 ? cone.L : 0;
+    const lift = sigma * -10;
+    let pos = start;
+    yield* this.move(this.x, pos, 0);
+    yield* this.move(this.x, this.a, lift);
+    let previous = coneTheta(cone, zs);
+    for (let i = 1; i <= n; i++) {
+      const z = zs + (ze - zs) * (i / n);
+      const q = clairautRatio(cone, z);
+      const theta = thetaAtRatio(cone, q);
+      pos += Math.abs(theta - previous);
+      previous = theta;
+      const ramp = Math.min(1, Math.abs(z - zs) / layer.leadInMM);
+      const lay = sigma * -1 * (90 - fibreAngleAtRatio(q));
+      yield* this.move(z, pos, lift + ramp * (lay - lift));
+    }
+    pos += layer.leadOutDegrees;
+    yield* this.move(this.x, pos, lift);
+    pos += cone.dwell;
+    return pos;
   }
 
   private *zeroAxes(theta: number): Chunks {

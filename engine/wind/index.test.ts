@@ -389,27 +389,35 @@ describe('error types', () => {
       );
   });
 
-  it('value_error for cones, at the keys as found', () => {
+  it('value_error for a cone in a 1.0 definition, at the version key as found', () => {
     one(
-      { ...base(), mandrelParameters: { diameter: 70, windLength: 500, endDiameter: 80 } },
-      'mandrelParameters.endDiameter',
-      'Value error, endDiameter 80.0 differs from diameter 70.0; conical mandrels are not supported yet',
+      { ...base(), mandrelParameters: { diameter: 70, windLength: 500, endDiameter: 50 } },
+      'schemaVersion',
+      'Value error, endDiameter 50.0 differs from diameter 70.0, which describes a cone; cones need schemaVersion "1.1" or later (got "1.0")',
       'value_error',
     );
     const { mandrelParameters: _, ...rest } = base();
     one(
-      { ...rest, mandrel_parameters: { diameter: '1e-5', wind_length: 500, end_diameter: 12.5 } },
-      'mandrel_parameters.end_diameter',
-      'Value error, endDiameter 12.5 differs from diameter 1e-05; conical mandrels are not supported yet',
+      {
+        ...rest,
+        schema_version: ' 1.0 ',
+        mandrel_parameters: { diameter: '1e-5', wind_length: 500, end_diameter: 12.5 },
+      },
+      'schema_version',
+      'Value error, endDiameter 12.5 differs from diameter 1e-05, which describes a cone; cones need schemaVersion "1.1" or later (got "1.0")',
       'value_error',
     );
   });
 });
 
 describe('cone rule', () => {
-  const mandrel = (m: Record<string, unknown>) => ({ ...base(), mandrelParameters: m });
+  const mandrel = (m: Record<string, unknown>, schemaVersion?: string) => ({
+    ...base(),
+    ...(schemaVersion === undefined ? {} : { schemaVersion }),
+    mandrelParameters: m,
+  });
 
-  it('accepts an end diameter equal to the diameter, null, or absent', () => {
+  it('accepts an end diameter equal to the diameter, null, or absent, in any 1.x', () => {
     expect(
       parse(mandrel({ diameter: 70, windLength: 500, endDiameter: '70.0' })).mandrelParameters.endDiameter,
     ).toBe(70);
@@ -419,7 +427,29 @@ describe('cone rule', () => {
     expect(parse(mandrel({ diameter: 70, windLength: 500 })).mandrelParameters.endDiameter).toBeNull();
   });
 
-  it('runs only when every mandrel field validated', () => {
+  it('accepts a cone from schemaVersion 1.1 on, reducing or not (the planner judges the layers)', () => {
+    for (const version of ['1.1', '1.2', '1.10', '1.01']) {
+      expect(
+        parse(mandrel({ diameter: 98, windLength: 120, endDiameter: 54 }, version)).mandrelParameters,
+      ).toEqual({
+        diameter: 98,
+        windLength: 120,
+        endDiameter: 54,
+      });
+    }
+    expect(
+      parse(mandrel({ diameter: 54, windLength: 120, end_diameter: 98 }, '1.1')).mandrelParameters,
+    ).toEqual({
+      diameter: 54,
+      windLength: 120,
+      endDiameter: 98,
+    });
+    expect(issuesOf(mandrel({ diameter: 98, windLength: 120, endDiameter: 54 }, '1.00'))).toEqual([
+      'schemaVersion value_error',
+    ]);
+  });
+
+  it('runs only when every field of the definition validated', () => {
     expect(issuesOf(mandrel({ diameter: 70, windLength: 0, endDiameter: 80 }))).toEqual([
       'mandrelParameters.windLength greater_than',
     ]);
@@ -428,7 +458,7 @@ describe('cone rule', () => {
     ]);
     expect(
       issuesOf({ ...mandrel({ diameter: 70, windLength: 500, endDiameter: 80 }), defaultFeedRate: -1 }),
-    ).toEqual(['mandrelParameters.endDiameter value_error', 'defaultFeedRate greater_than']);
+    ).toEqual(['defaultFeedRate greater_than']);
   });
 });
 

@@ -66,11 +66,11 @@ export const LayerSchema = z.discriminatedUnion('windType', [
 
 export const MandrelParametersSchema = z
   .object({
-    diameter: positive('Mandrel diameter, mm.'),
+    diameter: positive('Mandrel diameter, mm (on a cone the large end, at z = 0).'),
     windLength: positive('Carriage travel 0…windLength, mm.', 'wind_length'),
     endDiameter: z.number().gt(0).nullable().default(null).meta({
       description:
-        'Diameter at the far end, mm. Cones are not supported yet: a value different from diameter is rejected.',
+        'Diameter at z = windLength, mm. Smaller than diameter: a reducing cone, wound from the large end (schemaVersion 1.1 or later). Null, absent or equal to diameter: a cylinder.',
       'x-alias': 'end_diameter',
     }),
   })
@@ -89,7 +89,10 @@ export const WindDefinitionSchema = z
       .string()
       .regex(/^1\.\d+$/)
       .default('1.0')
-      .meta({ description: 'Format version; any 1.x.', 'x-alias': 'schema_version' }),
+      .meta({
+        description: 'Format version; any 1.x (a cone needs 1.1 or later).',
+        'x-alias': 'schema_version',
+      }),
     layers: z.array(LayerSchema).meta({ description: 'Layers in winding order; may be empty.' }),
     mandrelParameters: MandrelParametersSchema.meta({ 'x-alias': 'mandrel_parameters' }),
     towParameters: TowParametersSchema.meta({ 'x-alias': 'tow_parameters' }),

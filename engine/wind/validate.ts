@@ -36,21 +36,28 @@ type Fields = Record<string, unknown>;
 /** Marks a value that failed; its issue is already recorded. */
 const INVALID: unique symbol = Symbol('invalid');
 
-/** A check that runs once every field of a model validated cleanly (§2.6 cone rule). */
+/** A check that runs once every field of a model validated cleanly (§2.6 cone version rule). */
 type ModelRule = (
   value: Fields,
   keys: ReadonlyMap<string, string>,
   report: (key: string, msg: string) => void,
 ) => void;
 
+/** The first minor version whose definitions may describe a cone (`endDiameter` ≠ `diameter`). */
+const CONE_MINOR_VERSION = 1;
+
 const MODEL_RULES: Record<string, ModelRule> = {
-  MandrelParameters(value, keys, report) {
-    const end = value.endDiameter;
-    const diameter = value.diameter;
-    if (typeof end !== 'number' || typeof diameter !== 'number' || end === diameter) return;
+  // A cone changes what every layer lays down, so the file must say it is written for a format
+  // that knows cones: a 1.0 reader would ignore endDiameter and wind a cylinder.
+  WindDefinition(value, keys, report) {
+    const mandrel = value.mandrelParameters as { diameter: number; endDiameter: number | null };
+    const version = value.schemaVersion as string;
+    const end = mandrel.endDiameter;
+    if (end === null || end === mandrel.diameter) return;
+    if (Number(version.slice(version.indexOf('.') + 1)) >= CONE_MINOR_VERSION) return;
     report(
-      keys.get('endDiameter') ?? 'endDiameter',
-      `Value error, endDiameter ${pyrepr(end)} differs from diameter ${pyrepr(diameter)}; conical mandrels are not supported yet`,
+      keys.get('schemaVersion') ?? 'schemaVersion',
+      `Value error, endDiameter ${pyrepr(end)} differs from diameter ${pyrepr(mandrel.diameter)}, which describes a cone; cones need schemaVersion "1.1" or later (got "${version}")`,
     );
   },
 };

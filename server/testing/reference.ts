@@ -6,3 +6,9 @@ import { join } from 'node:path';
  * because under jsdom the global URL class is not Node's and the fs functions refuse it.
  */
 export const REFERENCE_ROOT = join(import.meta.dirname, '..', '..', 'reference', 'winding');
+
+/**
+ * The reference planner 0.10's reducing-cone cases (`reference/winding-cones/`), kept apart from
+ * `REFERENCE_ROOT` because the tests there treat every folder as a 0.6.2 case.
+ */
+export const CONE_REFERENCE_ROOT = join(import.meta.dirname, '..', '..', 'reference', 'winding-cones');
