@@ -99,6 +99,11 @@ describe('the geodesic on a cone', () => {
 });
 
 describe('cone G-code', () => {
+  it('the shipped example is the reference cone_reducer', () => {
+    const example = new URL('../../resources/examples/reducing-cone.wind', import.meta.url);
+    expect(parseWindDefinition(readFileSync(example), example.pathname)).toEqual(reducer);
+  });
+
   it('an end diameter equal to the diameter is a cylinder, byte for byte', () => {
     const path = join(REFERENCE_ROOT, 'conf_valid_helical', 'input.wind');
     const definition = parseWindDefinition(readFileSync(path), path);
