@@ -3,7 +3,7 @@
 // lists are asked again afterwards (and every few seconds, for changes made in the app itself).
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { hintFor, type Task, tasksApi } from './api.ts';
+import { hintFor, type Task, TaskApiError, tasksApi } from './api.ts';
 import { clock, span } from './time.ts';
 import './tasks.css';
 
@@ -24,11 +24,13 @@ function useNow(running: boolean): number {
 
 function Problem({ error, retry }: { error: unknown; retry?: () => void }) {
   const hint = hintFor(error);
+  // Trying again from another computer cannot help: the task app is the workstation's alone.
+  const retryable = !(error instanceof TaskApiError && error.code === 'WORKSTATION_ONLY');
   return (
     <div className="tasks__problem" role="alert">
       <p className="tasks__problem-text">{error instanceof Error ? error.message : String(error)}</p>
       {hint && <p>{hint}</p>}
-      {retry && (
+      {retry && retryable && (
         <button type="button" onClick={retry}>
           Try again
         </button>
