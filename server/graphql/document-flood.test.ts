@@ -67,8 +67,9 @@ describe('a flood of anonymous documents', () => {
 });
 
 /**
- * Sends `head` and whatever `send` writes, never finishing the body, and resolves with the core's
- * answer once it closes the connection: an answer at all shows it did not wait for the rest.
+ * Sends `head` and whatever `send` writes over a raw connection the client never ends, and resolves
+ * with the core's answer once the core closes it: for a body left unfinished, an answer at all shows
+ * the core did not wait for the rest.
  */
 function exchange(head: string, send: (write: (chunk: string) => void) => void = () => {}) {
   return new Promise<string>((resolve, reject) => {
@@ -127,5 +128,22 @@ describe('bodies over the limit', () => {
     // A query string longer than Node takes for a request's head is refused before it reaches us.
     const long = await fetch(`${lan}/graphql?query=${'x'.repeat(200_000)}`);
     expect(long.status).toBe(431);
+  });
+});
+
+describe('the request handed to yoga', () => {
+  it('does not depend on the Host header being a valid host name', async () => {
+    const body = '{"query":"{ __typename }"}';
+    for (const host of ['a b', '[bad', 'x:99999']) {
+      const answer = await exchange(
+        `POST /graphql HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      expect([host, answer.split('\r\n')[0], answer.slice(answer.indexOf('\r\n\r\n') + 4)]).toEqual([
+        host,
+        'HTTP/1.1 200 OK',
+        '{"data":{"__typename":"Query"}}',
+      ]);
+    }
   });
 });

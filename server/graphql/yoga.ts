@@ -271,8 +271,10 @@ export function graphqlRoutes(
       // Ends a subscription's event stream when its client goes away.
       const closed = new AbortController();
       reply.raw.once('close', () => closed.abort());
+      // Yoga reads only the path and query of the URL; the client's Host header is no part of it, so
+      // one that is not a valid host name (`a b`, `[bad`) cannot make the URL unparsable (a 500).
       const response = await yoga.fetch(
-        `http://${request.host}${request.url}`,
+        `http://graphql.invalid${request.url}`,
         {
           method: request.method,
           headers: flatHeaders(request.headers),
