@@ -9,8 +9,8 @@ import { RAD } from '../numeric.ts';
 import { parseWindDefinition } from '../wind/index.ts';
 import type { HelicalLayer } from '../wind/types.ts';
 import { coneKinematics } from './cone.ts';
-import { circuitTurn, cylinderTurn, domeCrossing, frustumTurn } from './geodesic.ts';
-import { ellipsoidMeridian, hemisphereMeridian, profileMeridian } from './meridian.ts';
+import { circuitTurn, cylinderTurn, domeCrossing, frustumTurn, geodesicStations } from './geodesic.ts';
+import { ellipsoidMeridian, hemisphereMeridian, type Meridian, profileMeridian } from './meridian.ts';
 
 const degreesToTangency = (R: number, aspect: number, c: number, segments: number, opening = 0): number =>
   (domeCrossing(ellipsoidMeridian(R, aspect, segments, opening), c)?.turn ?? Number.NaN) * RAD;
@@ -114,5 +114,112 @@ describe('frusta, cylinders and whole circuits', () => {
         [-1, 40],
       ]),
     ).toThrow(RangeError);
+  });
+});
+
+/**
+ * Clairaut's constant of the chord between two stations on frustum `i`, from the unrolled frustum
+ * alone: a point is at ρ = r / sin φh from the apex and polar angle ψ = φ·sin φh, and a chord's
+ * distance from the apex, times sin φh, is r·sin α on it. Written so that sin φh → 0 (a cylinder)
+ * is the plane development (z, r·φ).
+ */
+function developedClairaut(
+  meridian: Meridian,
+  i: number,
+  a: [number, number, number],
+  b: [number, number, number],
+) {
+  const [za, ra, pa] = a;
+  const [zb, rb, pb] = b;
+  const q =
+    Math.abs((meridian.r[i + 1] ?? 0) - (meridian.r[i] ?? 0)) /
+    Math.hypot(
+      (meridian.z[i + 1] ?? 0) - (meridian.z[i] ?? 0),
+      (meridian.r[i + 1] ?? 0) - (meridian.r[i] ?? 0),
+    );
+  const dphi = pb - pa;
+  // sin(x·q)/q, which is x at q = 0.
+  const sinOver = (x: number) => (q === 0 || x === 0 ? x : x * (Math.sin(x * q) / (x * q)));
+  const along = Math.hypot(zb - za, rb - ra);
+  const half = sinOver(dphi / 2);
+  return (ra * rb * sinOver(dphi)) / Math.sqrt(along * along + 4 * ra * rb * half * half);
+}
+
+describe('geodesic stations', () => {
+  const domes: [string, Meridian, number][] = [
+    ['hemisphere R 75, opening 20, c 13.5', hemisphereMeridian(75, 4096, 10), 13.5],
+    ['ellipsoid R 100, b 60, c 30', ellipsoidMeridian(100, 0.6, 4096), 30],
+    ['ellipsoid R 100, b 50, c 60', ellipsoidMeridian(100, 0.5, 4096), 60],
+    [
+      'profile with a cylindrical neck',
+      profileMeridian([
+        [0, 80],
+        [30, 80],
+        [60, 50],
+        [90, 20],
+        [95, 10],
+      ]),
+      25,
+    ],
+  ];
+
+  for (const [name, meridian, c] of domes) {
+    it(`${name}: Clairaut from unrolled coordinates of consecutive stations to 1e-9·R`, () => {
+      const stations = geodesicStations(meridian, c, 1);
+      if (stations === null) throw new Error('no geodesic');
+      const R = meridian.r[0] ?? 0;
+      let worst = 0;
+      for (let j = 1; j < stations.r.length; j++) {
+        const point = (k: number): [number, number, number] => [
+          stations.z[k] ?? 0,
+          stations.r[k] ?? 0,
+          stations.phi[k] ?? 0,
+        ];
+        const estimate = developedClairaut(meridian, stations.segment[j] ?? 0, point(j - 1), point(j));
+        worst = Math.max(worst, Math.abs(estimate - c));
+      }
+      expect(worst).toBeLessThanOrEqual(1e-9 * R);
+    });
+
+    it(`${name}: stations at most 1 mm of fibre apart, ending on r = c at the crossing's turn`, () => {
+      const stations = geodesicStations(meridian, c, 1);
+      const crossing = domeCrossing(meridian, c);
+      if (stations === null || crossing === null) throw new Error('no geodesic');
+      const last = stations.r.length - 1;
+      expect(stations.r[last]).toBe(c);
+      expect(stations.phi[last]).toBeCloseTo(crossing.turn, 12);
+      expect(stations.z[last]).toBeCloseTo(crossing.z, 12);
+      for (let j = 1; j <= last; j++) {
+        const ds = (stations.s[j] ?? 0) - (stations.s[j - 1] ?? 0);
+        expect(ds).toBeGreaterThan(0);
+        expect(ds).toBeLessThanOrEqual(1 + 1e-12);
+        expect(stations.phi[j]).toBeGreaterThanOrEqual(stations.phi[j - 1] ?? 0);
+      }
+    });
+  }
+
+  it("a hemisphere's geodesic is a quarter great circle: πR/2 of fibre from the equator to the tangency", () => {
+    const stations = geodesicStations(hemisphereMeridian(100, 4096), 30, 1);
+    const length = stations?.s[stations.s.length - 1] ?? 0;
+    expect(Math.abs(length - 50 * Math.PI)).toBeLessThan(1e-6 * length);
+  });
+
+  it("every station lies on the ellipsoid within the chain's sagitta", () => {
+    const R = 100;
+    const b = 60;
+    const segments = 4096;
+    const stations = geodesicStations(ellipsoidMeridian(R, b / R, segments), 30, 0.5);
+    if (stations === null) throw new Error('no geodesic');
+    // A chord over dt = (π/2)/segments is at most R·dt long and the ellipse's curvature at most
+    // R/b², so the chain departs from it by at most (R/b²)·(R·dt)²/8.
+    const sagitta = ((R / (b * b)) * (R * (Math.PI / 2 / segments)) ** 2) / 8;
+    for (let j = 0; j < stations.r.length; j++) {
+      const r = stations.r[j] ?? 0;
+      const z = stations.z[j] ?? 0;
+      // Distance to the surface to first order: the level's defect over its gradient.
+      const defect = 1 - (r / R) ** 2 - (z / b) ** 2;
+      const gradient = 2 * Math.hypot(r / (R * R), z / (b * b));
+      expect(Math.abs(defect) / gradient).toBeLessThanOrEqual(sagitta);
+    }
   });
 });

@@ -27,9 +27,30 @@ export function frustumTurn(ra: number, rb: number, length: number, c: number): 
   return length * perRadius * asinOverX(sine);
 }
 
-/** Mandrel turn (radians) over a frustum from `ra` > c down to the tangency r = c, and no further. */
-export function frustumTurnToTangency(ra: number, rb: number, length: number, c: number): number {
-  return (Math.acos(c / ra) * length) / Math.abs(rb - ra);
+/**
+ * Fibre length of the geodesic over one frustum from radius `ra` to `rb`, both ≥ c, of meridian
+ * length `length`: in the development |√(rb² − c²) − √(ra² − c²)| / sin φh, written without the
+ * cancellation of a nearly cylindrical frustum (a cylinder gives length / cos α).
+ */
+export function frustumFibreLength(ra: number, rb: number, length: number, c: number): number {
+  const sa = Math.sqrt((ra - c) * (ra + c));
+  const sb = Math.sqrt((rb - c) * (rb + c));
+  return (length * (ra + rb)) / (sa + sb);
+}
+
+/** The part of frustum `i` the geodesic crosses: from r[i] to r[i+1], or to r = c where it turns. */
+function crossedPart(
+  meridian: Meridian,
+  i: number,
+  c: number,
+): { ra: number; rb: number; length: number; dz: number } {
+  const ra = meridian.r[i] ?? 0;
+  const rEnd = meridian.r[i + 1] ?? 0;
+  const dz = (meridian.z[i + 1] ?? 0) - (meridian.z[i] ?? 0);
+  const length = Math.hypot(dz, rEnd - ra);
+  if (rEnd >= c) return { ra, rb: rEnd, length, dz };
+  const fraction = (ra - c) / (ra - rEnd);
+  return { ra, rb: c, length: length * fraction, dz: dz * fraction };
 }
 
 export interface DomeCrossing {
@@ -52,23 +73,65 @@ export function domeCrossing(meridian: Meridian, c: number): DomeCrossing | null
   if (!(c > 0 && c < R)) return null;
   let turn = 0;
   for (let i = 0; i + 1 < r.length; i++) {
-    const ra = r[i] ?? 0;
-    const rb = r[i + 1] ?? 0;
-    const dz = (z[i + 1] ?? 0) - (z[i] ?? 0);
-    const length = Math.hypot(dz, rb - ra);
-    if (rb >= c) {
-      turn += frustumTurn(ra, rb, length, c);
-      continue;
-    }
-    // ra ≥ c > rb: the tangency parallel lies on this frustum.
-    const fraction = (ra - c) / (ra - rb);
-    return {
-      turn: turn + frustumTurnToTangency(ra, rb, length, c),
-      segment: i,
-      z: (z[i] ?? 0) + fraction * dz,
-    };
+    const part = crossedPart(meridian, i, c);
+    turn += frustumTurn(part.ra, part.rb, part.length, c);
+    // The tangency parallel lies on this frustum: the geodesic turns back here.
+    if (part.rb === c) return { turn, segment: i, z: (z[i] ?? 0) + part.dz };
   }
   return null;
+}
+
+/** Points of a geodesic: z and r on the meridian, mandrel angle φ (radians) and fibre length s. */
+export interface GeodesicStations {
+  z: number[];
+  r: number[];
+  phi: number[];
+  s: number[];
+  /** Index of the frustum each station lies on (the one it ends, for a frustum's last station). */
+  segment: number[];
+}
+
+/**
+ * Stations of the geodesic from the equator to its tangency, no more than `spacing` of fibre
+ * apart (so the steep turn near the pole is as finely sampled as the rest), every frustum
+ * junction included. Along a frustum √(r² − c²) varies linearly with fibre length, which places
+ * them in closed form. Null when the geodesic cannot turn on this dome (see `domeCrossing`).
+ */
+export function geodesicStations(meridian: Meridian, c: number, spacing: number): GeodesicStations | null {
+  if (!(spacing > 0)) throw new RangeError('station spacing must be positive');
+  if (domeCrossing(meridian, c) === null) return null;
+  const out: GeodesicStations = {
+    z: [meridian.z[0] ?? 0],
+    r: [meridian.r[0] ?? 0],
+    phi: [0],
+    s: [0],
+    segment: [0],
+  };
+  let phi = 0;
+  let s = 0;
+  for (let i = 0; i + 1 < meridian.r.length; i++) {
+    const { ra, rb, length, dz } = crossedPart(meridian, i, c);
+    const fibre = frustumFibreLength(ra, rb, length, c);
+    const sa = Math.sqrt((ra - c) * (ra + c));
+    const sb = Math.sqrt((rb - c) * (rb + c));
+    const pieces = Math.max(1, Math.ceil(fibre / spacing));
+    for (let k = 1; k <= pieces; k++) {
+      const t = k / pieces;
+      const sr = sa + (sb - sa) * t;
+      const r = k === pieces ? rb : Math.sqrt(c * c + sr * sr);
+      // Share of the frustum's meridian covered: (r − ra)/(rb − ra), rewritten to survive rb ≈ ra.
+      const share = k === pieces ? 1 : (((ra + rb) / (sa + sb)) * t * (sr + sa)) / (r + ra);
+      out.z.push((meridian.z[i] ?? 0) + dz * share);
+      out.r.push(r);
+      out.phi.push(phi + frustumTurn(ra, r, length * share, c));
+      out.s.push(s + fibre * t);
+      out.segment.push(i);
+    }
+    phi += frustumTurn(ra, rb, length, c);
+    s += fibre;
+    if (rb === c) return out;
+  }
+  return out;
 }
 
 /** Mandrel turn (radians) of the geodesic along a cylinder of radius R and length L. */
