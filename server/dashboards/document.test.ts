@@ -1,15 +1,7 @@
 // The document rules of dashboard-document.md §1.1: order and exact messages, limits, bindings and the
 // trusted-content signatures of API §8.9.
 import { describe, expect, it } from 'vitest';
-import {
-  addsTrustedContent,
-  DocumentError,
-  isBinding,
-  isFieldPath,
-  isTemplate,
-  isTopicFilter,
-  validateDocument,
-} from './document.ts';
+import { addsTrustedContent, DocumentError, validateDocument } from './document.ts';
 
 const base = {
   title: 'Winder',
@@ -324,35 +316,6 @@ describe('validateDocument', () => {
     expect(
       problem({ datasources: [{ id: 'a', title: 'A', type: 'nope' }], settings: { theme: 'neon' } }),
     ).toMatch(/^Invalid datasource/);
-  });
-});
-
-describe('bindings, field paths and templates (§2)', () => {
-  it.each([
-    'datasources.winder.percent',
-    'winder["percent"]',
-    'Cells.machines[1].name',
-    `["Resin bath"].meta['sensor.id']`,
-    'datasources["my id"].x',
-  ])('accepts the binding %s', (text) => expect(isBinding(text)).toBe(true));
-
-  it.each(['', 'a b', 'a..b', 'a[01]', '[0]', 'a["x]', 'datasources[0]', 'x'.repeat(513)])(
-    'refuses the binding %j',
-    (text) => expect(isBinding(text)).toBe(false),
-  );
-
-  it('reads field paths and templates', () => {
-    expect(isFieldPath('')).toBe(true);
-    expect(isFieldPath('[0].name')).toBe(true);
-    expect(isFieldPath('a b')).toBe(false);
-    expect(isTemplate('{{ Winder.jobName }} · {{ Winder.percent }} %')).toBe(true);
-    expect(isTemplate('unclosed {{ and literal')).toBe(true);
-    expect(isTemplate('{{ not a binding }}')).toBe(false);
-  });
-
-  it('reads MQTT topic filters', () => {
-    expect(['a/b', 'a/+/c', 'a/#', '#', '+'].every(isTopicFilter)).toBe(true);
-    expect(['', 'a/#/b', 'a+/b', 'a/b#', 'x\u0000'].some(isTopicFilter)).toBe(false);
   });
 });
 

@@ -1,5 +1,16 @@
 // The dashboard document (`dashboard-document.md`): validation in the order and with the messages of
-// its §1.1, the limits of its §8, bindings (§2) and the trusted-content signatures of API §8.9.
+// its §1.1, the limits of its §8 and the trusted-content signatures of API §8.9. The shape, the type
+// lists and the binding grammar (§2) are the engine's (`engine/dashboard/`), shared with the renderer.
+import { isBinding, isFieldPath, isTemplate } from '../../engine/dashboard/bindings.ts';
+import {
+  DATASOURCE_TYPES,
+  DOCUMENT_FIELDS,
+  FORMATS,
+  ID,
+  isObject,
+  isTopicFilter,
+  WIDGET_TYPES,
+} from '../../engine/dashboard/document.ts';
 import type { DashboardDocument, JsonObject } from '../db/schema.ts';
 
 /** A document that fails validation; `message` is the exact BAD_USER_INPUT message. */
@@ -7,16 +18,7 @@ export class DocumentError extends Error {
   override name = 'DocumentError';
 }
 
-export const DOCUMENT_FIELDS = [
-  'title',
-  'version',
-  'image',
-  'datasources',
-  'columns',
-  'width',
-  'panes',
-  'settings',
-] as const;
+export { DOCUMENT_FIELDS };
 
 export const DOCUMENT_DEFAULTS = {
   image: null,
@@ -27,112 +29,11 @@ export const DOCUMENT_DEFAULTS = {
   settings: {},
 } as const;
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
-const DATASOURCE_TYPES = ['http', 'sse', 'websocket', 'mqtt', 'static', 'clock', 'machine'];
-const WIDGET_TYPES = [
-  'text',
-  'gauge',
-  'indicator',
-  'sparkline',
-  'table',
-  'bar-chart',
-  'status-list',
-  'picture',
-  'html',
-  'base',
-];
-const FORMATS = ['auto', 'number', 'integer', 'percent', 'duration', 'date', 'datetime', 'json'];
 const LONG_TEXT = 65536;
 
-const isObject = (value: unknown): value is JsonObject =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 const isInteger = (value: unknown, min: number, max: number) =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 const codePoints = (text: string) => [...text].length;
-
-// ---- bindings (§2.1) ----
-
-const NAME = /^[A-Za-z0-9_$-]+$/;
-
-/** Reads one `[...]` step at `at` (pointing at `[`); returns the index after it, or -1. */
-function bracket(text: string, at: number): number {
-  const quote = text[at + 1];
-  if (quote === '"' || quote === "'") {
-    let i = at + 2;
-    while (i < text.length) {
-      const c = text[i] as string;
-      if (c === '\\') {
-        const next = text[i + 1];
-        if (next !== quote && next !== '\\') return -1;
-        i += 2;
-        continue;
-      }
-      if (c === quote) return text[i + 1] === ']' ? i + 2 : -1;
-      if (c.charCodeAt(0) < 0x20) return -1;
-      i += 1;
-    }
-    return -1;
-  }
-  const match = /^\[(0|[1-9][0-9]*)\]/.exec(text.slice(at));
-  return match ? at + match[0].length : -1;
-}
-
-/** Steps (`.name`, `[index]`, `["quoted"]`) from `at` to the end; false on any syntax error. */
-function steps(text: string, at: number): boolean {
-  let i = at;
-  while (i < text.length) {
-    if (text[i] === '.') {
-      const match = /^[A-Za-z0-9_$-]+/.exec(text.slice(i + 1));
-      if (!match) return false;
-      i += 1 + match[0].length;
-    } else if (text[i] === '[') {
-      i = bracket(text, i);
-      if (i < 0) return false;
-    } else return false;
-  }
-  return true;
-}
-
-export function isBinding(text: string): boolean {
-  // Whitespace is allowed only inside quotes; the grammar refuses it anywhere else.
-  if (text.length === 0 || text.length > 512) return false;
-  if (text[0] === '[') {
-    const end = bracket(text, 0);
-    // A ref in brackets is quoted; an index cannot name a datasource.
-    return end > 0 && (text[1] === '"' || text[1] === "'") && steps(text, end);
-  }
-  const match = /^[A-Za-z0-9_$-]+/.exec(text);
-  if (!match) return false;
-  if (match[0] === 'datasources') {
-    if (text.length === match[0].length) return true; // the title "datasources" is refused elsewhere
-    if (text[match[0].length] === '[' && !['"', "'"].includes(text[match[0].length + 1] ?? '')) return false;
-  }
-  return steps(text, match[0].length);
-}
-
-export function isFieldPath(text: string): boolean {
-  if (text === '') return true;
-  if (text.length > 512) return false;
-  if (text[0] === '[') {
-    const end = bracket(text, 0);
-    return end > 0 && steps(text, end);
-  }
-  const match = NAME.exec(text.split(/[.[]/)[0] ?? '');
-  return match !== null && steps(text, match[0].length);
-}
-
-/** Every `{{ … }}` placeholder holds a valid binding. */
-export function isTemplate(text: string): boolean {
-  let from = 0;
-  for (;;) {
-    const open = text.indexOf('{{', from);
-    if (open < 0) return true;
-    const close = text.indexOf('}}', open + 2);
-    if (close < 0) return true; // an unclosed `{{` is literal text
-    if (!isBinding(text.slice(open + 2, close).replace(/^ +| +$/g, ''))) return false;
-    from = close + 2;
-  }
-}
 
 // ---- field checks, each returning a §1.1 detail or null ----
 
@@ -250,17 +151,6 @@ const headers: Check = (value, f) => {
   }
   return null;
 };
-
-/** MQTT topic filter: `+` a whole level, `#` only the whole last level, no NUL, 1–256 chars. */
-export function isTopicFilter(topic: string): boolean {
-  if (topic.length === 0 || codePoints(topic) > 256 || topic.includes('\u0000')) return false;
-  const levels = topic.split('/');
-  return levels.every(
-    (level, i) =>
-      (level === '#' ? i === levels.length - 1 : !level.includes('#')) &&
-      (level === '+' || !level.includes('+')),
-  );
-}
 
 const STREAM_RULES: Record<string, Check> = {
   parser: oneOf('json', 'text'),

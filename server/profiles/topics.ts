@@ -1,6 +1,6 @@
 // MQTT topic filters of broker allowlists (dashboard spec §10.2). The filter syntax is the document's
-// (server/dashboards/document.ts); coverage between two filters is decided here.
-export { isTopicFilter } from '../dashboards/document.ts';
+// (engine/dashboard/document.ts); coverage between two filters is decided here.
+export { isTopicFilter } from '../../engine/dashboard/document.ts';
 
 /**
  * Whether filter F covers a datasource's topic T (which may itself be a filter), level by level:

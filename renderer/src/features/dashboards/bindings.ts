@@ -1,78 +1,16 @@
 // Bindings, templates and display strings of `dashboard-document.md` §2: how a widget finds its value
-// among the datasources' current values and turns it into text. Pure, so the viewer, the editor's
-// preview and the tests agree.
+// among the datasources' current values and turns it into text. The grammar is the engine's, which the
+// server validates with; resolution is pure, so the viewer, the editor's preview and the tests agree.
 
-export type Step = { kind: 'name'; name: string } | { kind: 'index'; index: number };
-export interface ParsedBinding {
-  ref: { byId: boolean; key: string };
-  steps: Step[];
-}
+import {
+  type ParsedBinding,
+  parseBinding,
+  parseSteps,
+  type Step,
+} from '../../../../engine/dashboard/bindings.ts';
+import type { Format } from '../../../../engine/dashboard/document.ts';
 
-const NAME = /^[A-Za-z0-9_$-]+/;
-
-/** Reads a quoted `[...]` body at `at` (the quote); returns the text and the index after `]`. */
-function quoted(text: string, at: number): [string, number] | null {
-  const quote = text[at];
-  let out = '';
-  for (let i = at + 1; i < text.length; i++) {
-    const c = text[i] as string;
-    if (c === '\\') {
-      const next = text[i + 1];
-      if (next !== quote && next !== '\\') return null;
-      out += next;
-      i++;
-    } else if (c === quote) {
-      return text[i + 1] === ']' ? [out, i + 2] : null;
-    } else out += c;
-  }
-  return null;
-}
-
-/** One step at `at`: `.name`, `[index]` or `["quoted"]`; null when there is none valid. */
-function step(text: string, at: number, leading: boolean): [Step, number] | null {
-  if (leading || text[at] === '.') {
-    const from = leading ? at : at + 1;
-    const match = NAME.exec(text.slice(from));
-    if (!match) return null;
-    return [{ kind: 'name', name: match[0] }, from + match[0].length];
-  }
-  if (text[at] !== '[') return null;
-  const q = text[at + 1];
-  if (q === '"' || q === "'") {
-    const read = quoted(text, at + 1);
-    return read ? [{ kind: 'name', name: read[0] }, read[1]] : null;
-  }
-  const match = /^(0|[1-9][0-9]*)\]/.exec(text.slice(at + 1));
-  if (!match) return null;
-  return [{ kind: 'index', index: Number(match[1]) }, at + 1 + match[0].length];
-}
-
-/** A sequence of steps, the first of which may be a bare name (bindings and field paths start so). */
-function parseSteps(text: string): Step[] | null {
-  // Whitespace is allowed only inside quotes, which the step reader alone accepts.
-  if (text.length === 0 || text.length > 512) return null;
-  const steps: Step[] = [];
-  let at = 0;
-  while (at < text.length) {
-    const next = step(text, at, at === 0 && text[0] !== '[');
-    if (!next) return null;
-    steps.push(next[0]);
-    at = next[1];
-  }
-  return steps;
-}
-
-export function parseBinding(text: string): ParsedBinding | null {
-  const steps = parseSteps(text);
-  const [first, second, ...rest] = steps ?? [];
-  if (first?.kind !== 'name') return null;
-  // `datasources.<id>` names a datasource by id; any other first step is a title.
-  if (first.name === 'datasources' && text[0] !== '[') {
-    if (second?.kind !== 'name') return null;
-    return { ref: { byId: true, key: second.name }, steps: rest };
-  }
-  return { ref: { byId: false, key: first.name }, steps: second ? [second, ...rest] : [] };
-}
+export { type Format, type ParsedBinding, parseBinding };
 
 /** What a binding can see: each datasource by id, with its title and whether it has a value. */
 export interface DatasourceValues {
@@ -152,18 +90,6 @@ export function renderTemplate(
     return formatValue(result.value, 'auto', precision);
   });
 }
-
-export type Format = 'auto' | 'number' | 'integer' | 'percent' | 'duration' | 'date' | 'datetime' | 'json';
-export const FORMATS: readonly Format[] = [
-  'auto',
-  'number',
-  'integer',
-  'percent',
-  'duration',
-  'date',
-  'datetime',
-  'json',
-];
 
 function numeric(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;

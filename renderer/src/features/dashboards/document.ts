@@ -1,26 +1,32 @@
-// The dashboard document as the editor and viewer hold it (`dashboard-document.md` §1, §3–§6), with the
-// editor's layout rules (§4), and JSON export and import (§9). The server validates every save; these
+// The dashboard document as the editor and viewer hold it (`dashboard-document.md` §1, §3–§6; its shape
+// and type lists are the engine's), with the editor's layout rules (§4), and JSON export and import (§9). The server validates every save; these
 // helpers keep the working copy valid in the ways the screens can see.
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Settings = Record<string, unknown>;
+import {
+  type DashboardDocument,
+  type Datasource,
+  DOCUMENT_FIELDS,
+  ID,
+  isObject,
+  type Layout,
+  type Pane,
+  type Settings,
+} from '../../../../engine/dashboard/document.ts';
 
-export const DATASOURCE_TYPES = ['static', 'clock', 'machine', 'http', 'sse', 'websocket', 'mqtt'] as const;
-export type DatasourceType = (typeof DATASOURCE_TYPES)[number];
-
-export const WIDGET_TYPES = [
-  'text',
-  'gauge',
-  'indicator',
-  'sparkline',
-  'table',
-  'bar-chart',
-  'status-list',
-  'picture',
-  'html',
-  'base',
-] as const;
-export type WidgetType = (typeof WIDGET_TYPES)[number];
+export {
+  DATASOURCE_TYPES,
+  type DashboardDocument,
+  type Datasource,
+  type DatasourceType,
+  isObject,
+  type Json,
+  type Layout,
+  type Pane,
+  type Settings,
+  WIDGET_TYPES,
+  type Widget,
+  type WidgetType,
+} from '../../../../engine/dashboard/document.ts';
 
 export const WIDGET_LABELS: Record<string, string> = {
   text: 'Text',
@@ -34,58 +40,6 @@ export const WIDGET_LABELS: Record<string, string> = {
   html: 'HTML',
   base: 'Custom (base)',
 };
-
-export interface Datasource {
-  id: string;
-  title: string;
-  type: string;
-  enabled?: boolean;
-  settings?: Settings;
-}
-
-export interface Layout {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-
-export interface Widget {
-  id: string;
-  type: string;
-  title?: string;
-  enabled?: boolean;
-  settings?: Settings;
-}
-
-export interface Pane {
-  id: string;
-  title?: string;
-  layout: Layout;
-  widgets?: Widget[];
-}
-
-export interface DashboardDocument {
-  title: string;
-  version: string;
-  image: string | null;
-  datasources: Datasource[];
-  columns: number;
-  width: string;
-  panes: Pane[];
-  settings: Settings;
-}
-
-export const DOCUMENT_KEYS = [
-  'title',
-  'version',
-  'image',
-  'datasources',
-  'columns',
-  'width',
-  'panes',
-  'settings',
-] as const satisfies readonly (keyof DashboardDocument)[];
 
 /** The writer label every save carries (§1 `version`). */
 export const WRITER = `towpath ${import.meta.env?.VITE_APP_VERSION ?? '0.1.0'}`;
@@ -102,10 +56,6 @@ export function documentOf(source: Record<string, unknown>): DashboardDocument {
     panes: Array.isArray(source.panes) ? (source.panes as Pane[]) : [],
     settings: isObject(source.settings) ? (source.settings as Settings) : {},
   };
-}
-
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** A fresh id unused among `taken` (ids never change once made: bindings use them). */
@@ -177,7 +127,7 @@ export function exportFileName(title: string): string {
 
 export function exportDocument(document: DashboardDocument, now = new Date()): string {
   const dashboard: Record<string, unknown> = {};
-  for (const key of DOCUMENT_KEYS) dashboard[key] = document[key];
+  for (const key of DOCUMENT_FIELDS) dashboard[key] = document[key];
   const file = {
     format: 'towpath-dashboard',
     formatVersion: 1,
@@ -206,7 +156,6 @@ const ENVELOPE = [
   'createdAt',
   'updatedAt',
 ];
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 export const IMPORT_LIMIT_BYTES = 5 * 1024 * 1024;
 
 /** An export (or a bare or freeboard-style document) as a document; the first problem throws. */

@@ -4,12 +4,13 @@ import { BrokerProfilesDocument, CredentialProfilesDocument } from '../../../lib
 import { useMe } from '../../../lib/graphql/me.ts';
 import { Dialog } from '../../../ui/Dialog.tsx';
 import { Checkbox, Field, TextField } from '../../../ui/Field.tsx';
-import { DATASOURCE_TYPES, type Datasource, newId } from '../document.ts';
+import { type Datasource, type DatasourceType, newId } from '../document.ts';
 import type { HubSnapshot } from '../realtime/hub.ts';
 import { DATASOURCE_FIELDS } from './fields.ts';
 import { SettingsFields } from './SettingsFields.tsx';
 
-const TYPE_HINTS: Record<string, string> = {
+/** A hint per type, in the order the picker offers them: the ones kept in the viewer first. */
+const TYPE_HINTS: Record<DatasourceType, string> = {
   static: 'A fixed JSON value, kept in the dashboard.',
   clock: 'The time, ticking in the viewer.',
   machine: "This workstation's winder: connection, job, progress, errors.",
@@ -18,6 +19,7 @@ const TYPE_HINTS: Record<string, string> = {
   websocket: 'A WebSocket stream, through the gateway.',
   mqtt: 'An MQTT topic on a broker profile, through the gateway.',
 };
+const OFFERED = Object.keys(TYPE_HINTS) as DatasourceType[];
 
 /** The dashboard's datasources: add one of any type, edit its settings, remove it. */
 export function DatasourcesDialog({
@@ -130,14 +132,14 @@ export function DatasourcesDialog({
               value={editing.title}
               onChange={(title) => setEditing({ ...editing, title })}
             />
-            <Field label="Datasource type" hint={TYPE_HINTS[editing.type]}>
+            <Field label="Datasource type" hint={TYPE_HINTS[editing.type as DatasourceType]}>
               {(control) => (
                 <select
                   {...control}
                   value={editing.type}
                   onChange={(e) => setEditing({ ...editing, type: e.target.value, settings: {} })}
                 >
-                  {DATASOURCE_TYPES.map((type) => (
+                  {OFFERED.map((type) => (
                     <option key={type} value={type}>
                       {type}
                     </option>
