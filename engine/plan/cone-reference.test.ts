@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONE_REFERENCE_ROOT as CONE_ROOT } from '../../server/testing/reference.ts';
 import { PlanningError } from '../errors.ts';
+import { simulateGcode } from '../gcode/index.ts';
 import { parseWindDefinition } from '../wind/index.ts';
 import { checkPlan, planToString } from './index.ts';
 import type { LayerMetrics } from './types.ts';
@@ -169,6 +170,26 @@ describe('cone reference cases (reference/winding-cones)', () => {
       });
       const totalExtra = extra.reduce((sum, value) => sum + value, 0);
       expect(within(summary.towMeters, plan.towMeters + totalExtra, 1e-9)).toBe(true);
+      // The time model is 0.10's too; a flip's extra turn would add its time, so only without one.
+      if (totalExtra === 0) expect(within(summary.timeSeconds, plan.timeSeconds, 1e-9)).toBe(true);
+    });
+  }
+
+  for (const name of valid.filter((name) => existsSync(join(CONE_ROOT, name, 'simulate.json')))) {
+    it(`${name}: simulating the planned program gives the reference simulator's figures`, () => {
+      const reference = JSON.parse(readFileSync(join(CONE_ROOT, name, 'simulate.json'), 'utf8'));
+      const simulated = simulateGcode(planToString(definitionOf(name)).gcode);
+      // 0.10 does not count its three modal lines, so its count is its header and body: ours.
+      expect(simulated.commands).toBe(reference.commands_executed);
+      expect(simulated.moves).toBe(reference.moves);
+      for (const key of [
+        'estimated_time_s',
+        'total_distance_mm',
+        'tow_length_mm',
+        'average_feed_rate_mmpm',
+      ] as const) {
+        expect(within(simulated[key], reference[key], 1e-9), key).toBe(true);
+      }
     });
   }
 
