@@ -46,6 +46,27 @@ describe('geodesic-isotensoid dome', () => {
     }
   });
 
+  it('is a netting equilibrium: N1·k1 + N2·k2 = p with N2 = N1·tan²α, sin α = c/r, to 1e-6', () => {
+    // The ODE the chain is checked against above, with R = 1 and p = 1: meridional force from the
+    // axial load, N1 = p·r / (2·|dz/ds|), hoop force from the fibres' angle, curvatures of z(ρ).
+    for (const rho0 of [0.2, 0.4, 0.6]) {
+      const boss = isotensoidBossRatio(rho0) ?? 1;
+      const F = (rho: number) => (rho * rho - rho0 * rho0) / (1 - rho0 * rho0) - rho ** 6;
+      const dF = (rho: number) => (2 * rho) / (1 - rho0 * rho0) - 6 * rho ** 5;
+      for (let k = 1; k < 20; k++) {
+        const rho = boss + ((1 - boss) * k) / 20;
+        const z1 = -(rho ** 3) / Math.sqrt(F(rho));
+        const z2 = -3 * rho * rho * F(rho) ** -0.5 + 0.5 * rho ** 3 * F(rho) ** -1.5 * dF(rho);
+        const k1 = -z2 / (1 + z1 * z1) ** 1.5;
+        const k2 = -z1 / (rho * Math.sqrt(1 + z1 * z1));
+        const n1 = (rho * Math.sqrt(1 + z1 * z1)) / (2 * Math.abs(z1));
+        const sin = rho0 / rho;
+        const n2 = (n1 * sin * sin) / (1 - sin * sin);
+        expect(Math.abs(n1 * k1 + n2 * k2 - 1)).toBeLessThan(1e-6);
+      }
+    }
+  });
+
   it('does not exist when the Clairaut radius is too close to the equator', () => {
     expect(isotensoidBossRatio(0.9)).toBeNull();
     expect(isotensoidBossRatio(1)).toBeNull();
