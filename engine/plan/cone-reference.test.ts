@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import { CONE_REFERENCE_ROOT as CONE_ROOT } from '../../server/testing/reference.ts';
 import { PlanningError } from '../errors.ts';
 import { simulateGcode } from '../gcode/index.ts';
+import { DEG } from '../numeric.ts';
 import { parseWindDefinition } from '../wind/index.ts';
+import { type ConeKinematics, coneKinematics } from './cone.ts';
 import { checkPlan, planToString } from './index.ts';
 import type { LayerMetrics } from './types.ts';
 
@@ -192,6 +194,40 @@ describe('cone reference cases (reference/winding-cones)', () => {
       }
     });
   }
+
+  it('every helical layer of every case lays the geodesic: Clairaut from the written X and A words within 5e-3 mm', () => {
+    // With X = z and A = φ, a station's chord has tan α = r·Δφ·cos φh / |Δz| on the unrolled cone
+    // (the reference planner's own tolerance for its output).
+    for (const name of valid) {
+      const definition = definitionOf(name);
+      let cone: ConeKinematics | null = null;
+      let previous: [number, number] | null = null;
+      let worst = 0;
+      for (const line of planToString(definition).gcode.split('\n')) {
+        const layer = /^; Layer (\d+) of /.exec(line);
+        if (layer) {
+          const current = definition.layers[Number(layer[1]) - 1];
+          cone =
+            current?.windType === 'helical' ? coneKinematics(current, definition.mandrelParameters) : null;
+        }
+        if (cone === null || !line.startsWith('G0 X')) {
+          previous = null;
+          continue;
+        }
+        const words = line.split(' ');
+        const x = Number(words[1]?.slice(1));
+        const a = Number(words[2]?.slice(1));
+        if (previous !== null && Math.abs(x - previous[0]) > 0.5) {
+          const r = cone.r0 + (cone.r1 - cone.r0) * ((x + previous[0]) / 2 / cone.L);
+          const cosHalfAngle = Math.sqrt(1 - cone.sinHalfAngle * cone.sinHalfAngle);
+          const alpha = Math.atan((r * (a - previous[1]) * DEG * cosHalfAngle) / Math.abs(x - previous[0]));
+          worst = Math.max(worst, Math.abs(r * Math.sin(alpha) - cone.c));
+        }
+        previous = [x, a];
+      }
+      expect(worst, name).toBeLessThanOrEqual(5e-3);
+    }
+  });
 
   it('sweep_flip_1: the one allowed semantic difference shows up as a flip', () => {
     const expected = expectedOf('sweep_flip_1');
