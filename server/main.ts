@@ -1,7 +1,7 @@
 import type { HostTimings } from '../engine/machine/host.ts';
 import type { Config } from './config.ts';
 import { openDataDir } from './data-dir.ts';
-import { createGateway, type Gateway } from './gateway/gateway.ts';
+import { createGateway, type Gateway } from './gateway/embedded.ts';
 import { type DashboardApi, type DashboardApiOptions, openDashboardApi } from './graphql/api.ts';
 import type { HttpTimeouts } from './http/app.ts';
 import { Door } from './http/door.ts';

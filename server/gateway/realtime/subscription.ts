@@ -1,6 +1,7 @@
 // One live subscription of a socket (gateway spec §3.2): what authorised it (a session token or,
 // for `machine`, the caller's auth), the upstream it is attached to, and its numbered messages.
 
+import type { TimerHandle } from '../../../engine/machine/clock.ts';
 import type { UpstreamMessage } from '../upstreams/payload.ts';
 import type { Attachment } from '../upstreams/pool.ts';
 import type { FailReason, ProblemCode, UpstreamSink, UpstreamState } from '../upstreams/shared.ts';
@@ -53,7 +54,7 @@ export class Subscription implements UpstreamSink {
   userId: string | null = null;
   /** When the credential expires (ms since the epoch, on the gateway's clock), or null. */
   expiresAt: number | null = null;
-  expiryTimer: NodeJS.Timeout | undefined;
+  expiryTimer: TimerHandle | undefined;
   closed = false;
   #seq = 0;
   readonly #onFail: SubscriptionInit['onFail'];
