@@ -594,7 +594,7 @@ export class DashboardService {
     return this.#projectFresh(caller, row.id);
   }
 
-  revokeAccess(caller: Principal, id: string, userId: string): DashboardView | null {
+  revokeAccess(caller: Principal, id: string, userId: string): DashboardView {
     const { row, user } = this.#withCapability(caller, id, 'edit', NOT_ALLOWED.share);
     if (userId === row.ownerId) fail('FORBIDDEN', OWNER_ACCESS);
     const { dashboards } = this.#store;

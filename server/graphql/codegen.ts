@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generate } from '@graphql-codegen/cli';
 import { buildASTSchema, concatAST, lexicographicSortSchema, parse, printSchema } from 'graphql';
+import { STORED_ENUMS } from './stored-enums.ts';
 import { MODULES } from './yoga.ts';
 
 const HERE = import.meta.dirname;
@@ -45,6 +46,18 @@ export async function generateResolverTypes(sdl: string): Promise<string> {
             enumsAsTypes: true,
             contextType: '../context.ts#RequestContext',
             scalars: { Object: 'Record<string, unknown>' },
+            // Resolvers see the stored values, so the types do too.
+            enumValues: STORED_ENUMS,
+            // What the services hand back, projected to the schema's fields by each type's resolvers.
+            mappers: {
+              Dashboard: '../../dashboards/service.ts#DashboardView',
+              DashboardRevision: '../../dashboards/service.ts#RevisionView',
+              CredentialProfile: '../../profiles/credentials.ts#CredentialProfileView',
+              BrokerProfile: '../../profiles/brokers.ts#BrokerProfileView',
+              ServiceAccount: '../../service-accounts/service.ts#ServiceAccountView',
+              ServiceAccountTokenRecord: '../../service-accounts/service.ts#ServiceAccountTokenView',
+              IssuedServiceAccountToken: '../../service-accounts/service.ts#IssuedToken',
+            },
             avoidOptionals: false,
             maybeValue: 'T | null',
             inputMaybeValue: 'T | null | undefined',

@@ -58,8 +58,7 @@ export function buildSchema() {
   return applyAuthorization(
     createSchema<ServerContext & RequestContext>({
       typeDefs: MODULES.map((module) => module.typeDefs),
-      // biome-ignore lint/suspicious/noExplicitAny: graphql-tools accepts heterogeneous resolver maps.
-      resolvers: MODULES.map((module) => module.resolvers as any),
+      resolvers: MODULES.map((module) => module.resolvers),
     }),
   );
 }

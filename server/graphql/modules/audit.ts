@@ -2,7 +2,8 @@
 // server/accounts/audit-events.ts.
 import { listAuditEvents } from '../../accounts/audit-events.ts';
 import type { AuditRow } from '../../db/repositories/audit.ts';
-import { type RequestContext, requireAdmin } from '../context.ts';
+import { requireAdmin } from '../context.ts';
+import type { AuditEventRecord, Resolvers } from '../generated/resolvers.ts';
 
 export const typeDefs = /* GraphQL */ `
   "An immutable audit record (§14)."
@@ -26,26 +27,23 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-function toAuditView(row: AuditRow) {
+function toAuditView(row: AuditRow): AuditEventRecord {
   return {
     _id: String(row.id),
     actorUserId: row.actorUserId,
     action: row.action,
     targetType: row.targetType,
     targetId: row.targetId,
-    metadata: row.metadata,
+    // Written only from an audit entry's metadata object.
+    metadata: row.metadata as Record<string, unknown>,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
 }
 
-export const resolvers = {
+export const resolvers: Resolvers = {
   Query: {
-    adminAuditEvents: (
-      _: unknown,
-      args: { limit?: number | null; actionPrefix?: string | null },
-      context: RequestContext,
-    ) => {
+    adminAuditEvents: (_, args, context) => {
       requireAdmin(context);
       return listAuditEvents(context.services, args).map(toAuditView);
     },

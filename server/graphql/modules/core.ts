@@ -1,4 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import type { Resolvers } from '../generated/resolvers.ts';
 
 export const typeDefs = /* GraphQL */ `
   """
@@ -54,4 +55,4 @@ const ObjectScalar = new GraphQLScalarType({
   },
 });
 
-export const resolvers = { Object: ObjectScalar };
+export const resolvers = { Object: ObjectScalar } satisfies Resolvers;

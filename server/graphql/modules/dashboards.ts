@@ -3,17 +3,13 @@
 import type { Principal } from '../../auth/principal.ts';
 import type { Change } from '../../dashboards/bus.ts';
 import { eventQueue } from '../../dashboards/event-queue.ts';
-import type {
-  DashboardSnapshot,
-  DashboardView,
-  DocumentInput,
-  Visibility,
-} from '../../dashboards/service.ts';
-import type { AccessLevel } from '../../db/repositories/dashboards.ts';
+import type { DashboardSnapshot, DashboardView } from '../../dashboards/service.ts';
 import type { UserRow } from '../../db/repositories/users.ts';
 import type { RequestContext } from '../context.ts';
 import { requireUser } from '../context.ts';
 import { badUserInput } from '../errors.ts';
+import type { Resolvers } from '../generated/resolvers.ts';
+import { STORED_ENUMS } from '../stored-enums.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum DashboardAccessLevel {
@@ -148,10 +144,6 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-// Enums travel under their GraphQL names and are stored lowercase (§1): the enum resolvers map them,
-// so resolvers see and return the stored values.
-type IdArgs = { _id: string };
-
 const service = (context: RequestContext) => context.services.dashboards;
 
 // One read of the dashboard and of each subscriber's account per change, shared by all its
@@ -213,59 +205,38 @@ function dashboardEvents(context: RequestContext, id: string) {
   return queue.iterator;
 }
 
-type Args<T = object> = IdArgs & T;
-
-export const resolvers = {
-  DashboardAccessLevel: { VIEWER: 'viewer', EDITOR: 'editor' },
+export const resolvers: Resolvers = {
+  DashboardAccessLevel: STORED_ENUMS.DashboardAccessLevel,
   Query: {
-    dashboard: (_: unknown, args: IdArgs, context: RequestContext) =>
-      service(context).get(context.principal, args._id),
-    dashboardByShareToken: (_: unknown, args: { shareToken: string }, context: RequestContext) =>
+    dashboard: (_, args, context) => service(context).get(context.principal, args._id),
+    dashboardByShareToken: (_, args, context) =>
       service(context).byShareToken(context.principal, args.shareToken),
-    dashboards: (_: unknown, __: unknown, context: RequestContext) =>
-      service(context).list(requireUser(context)),
-    dashboardCollaborators: (_: unknown, args: IdArgs, context: RequestContext) =>
-      service(context).collaborators(context.principal, args._id),
-    dashboardRevisions: (_: unknown, args: IdArgs, context: RequestContext) =>
-      service(context).revisions(context.principal, args._id),
-    adminDatasourceDiagnostics: (_: unknown, __: unknown, context: RequestContext) =>
-      service(context).diagnostics(),
+    dashboards: (_, __, context) => service(context).list(requireUser(context)),
+    dashboardCollaborators: (_, args, context) => service(context).collaborators(context.principal, args._id),
+    dashboardRevisions: (_, args, context) => service(context).revisions(context.principal, args._id),
+    adminDatasourceDiagnostics: (_, __, context) => service(context).diagnostics(),
   },
   Mutation: {
-    createDashboard: (_: unknown, args: { dashboard?: DocumentInput | null }, context: RequestContext) => {
+    createDashboard: (_, args, context) => {
       if (!args.dashboard) throw badUserInput('dashboard is required');
       return service(context).create(requireUser(context), args.dashboard);
     },
     // Without a dashboard there is nothing to update: the service says so after its access checks,
     // which come first (§4's precedence).
-    updateDashboard: (
-      _: unknown,
-      args: Args<{ dashboard?: DocumentInput | null }>,
-      context: RequestContext,
-    ) => service(context).update(context.principal, args._id, args.dashboard ?? {}),
-    deleteDashboard: (_: unknown, args: IdArgs, context: RequestContext) =>
-      service(context).delete(context.principal, args._id),
-    setDashboardVisibility: (_: unknown, args: Args<{ visibility: Visibility }>, context: RequestContext) =>
+    updateDashboard: (_, args, context) =>
+      service(context).update(context.principal, args._id, args.dashboard ?? {}),
+    deleteDashboard: (_, args, context) => service(context).delete(context.principal, args._id),
+    setDashboardVisibility: (_, args, context) =>
       service(context).setVisibility(context.principal, args._id, args.visibility),
-    rotateDashboardShareToken: (_: unknown, args: IdArgs, context: RequestContext) =>
+    rotateDashboardShareToken: (_, args, context) =>
       service(context).rotateShareToken(context.principal, args._id),
-    upsertDashboardAccess: (
-      _: unknown,
-      args: Args<{ email: string; accessLevel: AccessLevel }>,
-      context: RequestContext,
-    ) => service(context).upsertAccess(context.principal, args._id, args.email, args.accessLevel),
-    revokeDashboardAccess: (_: unknown, args: Args<{ userId: string }>, context: RequestContext) =>
+    upsertDashboardAccess: (_, args, context) =>
+      service(context).upsertAccess(context.principal, args._id, args.email, args.accessLevel),
+    revokeDashboardAccess: (_, args, context) =>
       service(context).revokeAccess(context.principal, args._id, args.userId),
-    transferDashboardOwnership: (
-      _: unknown,
-      args: Args<{ newOwnerUserId: string }>,
-      context: RequestContext,
-    ) => service(context).transferOwnership(context.principal, args._id, args.newOwnerUserId),
-    restoreDashboardRevision: (
-      _: unknown,
-      args: Args<{ documentRevision: number; expectedDocumentRevision: number }>,
-      context: RequestContext,
-    ) =>
+    transferDashboardOwnership: (_, args, context) =>
+      service(context).transferOwnership(context.principal, args._id, args.newOwnerUserId),
+    restoreDashboardRevision: (_, args, context) =>
       service(context).restoreRevision(
         context.principal,
         args._id,
@@ -275,7 +246,7 @@ export const resolvers = {
   },
   Subscription: {
     dashboard: {
-      subscribe: (_: unknown, args: IdArgs, context: RequestContext) => dashboardEvents(context, args._id),
+      subscribe: (_, args, context) => dashboardEvents(context, args._id),
       resolve: (payload: DashboardView | null) => payload,
     },
   },

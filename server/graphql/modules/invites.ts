@@ -2,7 +2,8 @@
 // server/accounts/invites.ts.
 import { acceptInvite, createInvite, listPendingInvites, revokeInvite } from '../../accounts/invites.ts';
 import type { InviteRow } from '../../db/repositories/invites.ts';
-import { type RequestContext, requireAdmin } from '../context.ts';
+import { requireAdmin } from '../context.ts';
+import type { Resolvers } from '../generated/resolvers.ts';
 import { tokenView } from './accounts.ts';
 
 export const typeDefs = /* GraphQL */ `
@@ -47,25 +48,19 @@ function toInviteView(row: InviteRow) {
   };
 }
 
-export const resolvers = {
+export const resolvers: Resolvers = {
   Query: {
-    listPendingInvites: (_: unknown, __: unknown, context: RequestContext) => {
+    listPendingInvites: (_, __, context) => {
       requireAdmin(context);
       return listPendingInvites(context.services).map(toInviteView);
     },
   },
   Mutation: {
-    adminCreateInvite: (
-      _: unknown,
-      args: { email: string; role: 'viewer' | 'editor' | 'admin'; expiresInHours?: number | null },
-      context: RequestContext,
-    ) => {
+    adminCreateInvite: (_, args, context) => {
       const { invite, token } = createInvite(context.services, requireAdmin(context), args);
       return { invite: toInviteView(invite), token };
     },
-    adminRevokeInvite: (_: unknown, args: { _id: string }, context: RequestContext): boolean =>
-      revokeInvite(context.services, requireAdmin(context), args._id),
-    acceptInvite: (_: unknown, args: { token: string; password: string }, context: RequestContext) =>
-      tokenView(acceptInvite(context.services, args)),
+    adminRevokeInvite: (_, args, context) => revokeInvite(context.services, requireAdmin(context), args._id),
+    acceptInvite: (_, args, context) => tokenView(acceptInvite(context.services, args)),
   },
 };

@@ -1,5 +1,6 @@
-import { type RequestContext, requireAdmin } from '../context.ts';
+import { requireAdmin } from '../context.ts';
 import { forbidden } from '../errors.ts';
+import type { GatewayRuntimeMetrics, Resolvers } from '../generated/resolvers.ts';
 
 export const typeDefs = /* GraphQL */ `
   "Counters of this API process since it started (§15)."
@@ -49,9 +50,9 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-export const resolvers = {
+export const resolvers: Resolvers = {
   Query: {
-    adminRuntimeMetrics: (_: unknown, __: unknown, context: RequestContext) => {
+    adminRuntimeMetrics: (_, __, context) => {
       const { principal } = context;
       if (principal.kind === 'service') {
         if (!principal.scopes.includes('ops:read')) throw forbidden('Service account lacks scope OPS_READ');
@@ -64,8 +65,7 @@ export const resolvers = {
   },
   // Fetched only when selected: reading the gateway can take up to its timeout.
   AdminRuntimeMetrics: {
-    gateway: async (_: unknown, __: unknown, context: RequestContext) =>
-      gatewayShape(await context.services.gatewayMetrics()),
+    gateway: async (_, __, context) => gatewayShape(await context.services.gatewayMetrics()),
   },
 };
 
@@ -85,10 +85,11 @@ const GATEWAY_NUMBERS = [
 ];
 
 /** The gateway's counters when they have the §9 shape; anything else counts as unreachable (null). */
-function gatewayShape(value: Record<string, unknown> | null): Record<string, unknown> | null {
+function gatewayShape(value: Record<string, unknown> | null): GatewayRuntimeMetrics | null {
   if (!value) return null;
   const complete =
     GATEWAY_STRINGS.every((key) => typeof value[key] === 'string') &&
     GATEWAY_NUMBERS.every((key) => typeof value[key] === 'number' && Number.isFinite(value[key]));
-  return complete ? value : null;
+  // Checked field by field just above.
+  return complete ? (value as GatewayRuntimeMetrics) : null;
 }

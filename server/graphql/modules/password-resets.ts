@@ -1,7 +1,8 @@
 // Password resets over GraphQL (§6.4): the SDL and thin resolvers; the rules are in
 // server/accounts/password-resets.ts.
 import { issuePasswordReset, requestPasswordReset, resetPassword } from '../../accounts/password-resets.ts';
-import { type RequestContext, requireAdmin } from '../context.ts';
+import { requireAdmin } from '../context.ts';
+import type { Resolvers } from '../generated/resolvers.ts';
 import { callerAddresses } from './accounts.ts';
 
 export const typeDefs = /* GraphQL */ `
@@ -21,18 +22,15 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-export const resolvers = {
+export const resolvers: Resolvers = {
   Mutation: {
-    requestPasswordReset: (_: unknown, args: { email: string }, context: RequestContext): boolean => {
+    requestPasswordReset: (_, args, context) => {
       requestPasswordReset(context.services, callerAddresses(context), args.email);
       return true;
     },
-    adminIssuePasswordReset: (
-      _: unknown,
-      args: { _id: string; expiresInHours?: number | null },
-      context: RequestContext,
-    ) => issuePasswordReset(context.services, requireAdmin(context), args._id, args.expiresInHours),
-    resetPassword: async (_: unknown, args: { token: string; password: string }, context: RequestContext) => {
+    adminIssuePasswordReset: (_, args, context) =>
+      issuePasswordReset(context.services, requireAdmin(context), args._id, args.expiresInHours),
+    resetPassword: async (_, args, context) => {
       await resetPassword(context.services, args);
       return true;
     },

@@ -1,13 +1,9 @@
 // The auth policy over GraphQL (§7), with the enums other modules share: the SDL and thin
 // resolvers; the rules are in server/accounts/policy.ts.
-import {
-  type AuthPolicy,
-  authPolicy,
-  type PolicyUpdate,
-  publicAuthPolicy,
-  setAuthPolicy,
-} from '../../accounts/policy.ts';
-import { type RequestContext, requireAdmin } from '../context.ts';
+import { authPolicy, publicAuthPolicy, setAuthPolicy } from '../../accounts/policy.ts';
+import { requireAdmin } from '../context.ts';
+import type { Resolvers } from '../generated/resolvers.ts';
+import { STORED_ENUMS } from '../stored-enums.ts';
 import { callerAddresses } from './accounts.ts';
 
 export const typeDefs = /* GraphQL */ `
@@ -65,21 +61,19 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-export const resolvers = {
-  UserRole: { VIEWER: 'viewer', EDITOR: 'editor', ADMIN: 'admin' },
-  RegistrationMode: { DISABLED: 'disabled', INVITE: 'invite', OPEN: 'open' },
-  ExecutionMode: { SAFE: 'safe', TRUSTED: 'trusted' },
-  DashboardVisibility: { PRIVATE: 'private', LINK: 'link', PUBLIC: 'public' },
+export const resolvers: Resolvers = {
+  UserRole: STORED_ENUMS.UserRole,
+  RegistrationMode: STORED_ENUMS.RegistrationMode,
+  ExecutionMode: STORED_ENUMS.ExecutionMode,
+  DashboardVisibility: STORED_ENUMS.DashboardVisibility,
   Query: {
-    publicAuthPolicy: (_: unknown, __: unknown, context: RequestContext): AuthPolicy =>
-      publicAuthPolicy(context.services, callerAddresses(context)),
-    authPolicy: (_: unknown, __: unknown, context: RequestContext): AuthPolicy => {
+    publicAuthPolicy: (_, __, context) => publicAuthPolicy(context.services, callerAddresses(context)),
+    authPolicy: (_, __, context) => {
       requireAdmin(context);
       return authPolicy(context.services);
     },
   },
   Mutation: {
-    setAuthPolicy: (_: unknown, args: PolicyUpdate, context: RequestContext): AuthPolicy =>
-      setAuthPolicy(context.services, requireAdmin(context), args),
+    setAuthPolicy: (_, args, context) => setAuthPolicy(context.services, requireAdmin(context), args),
   },
 };

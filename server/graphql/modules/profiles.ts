@@ -1,12 +1,8 @@
 // Credential and broker profiles over GraphQL (spec §10): SDL and thin resolvers; the rules live in
 // server/profiles/. Secrets go in, never out: a profile shows only the shape of its secret.
-import type { BrokerProfileInput, BrokerProfileView } from '../../profiles/brokers.ts';
-import type {
-  CredentialProfileInput,
-  CredentialProfileView,
-  CredentialType,
-} from '../../profiles/credentials.ts';
-import { type RequestContext, requireAdmin } from '../context.ts';
+import { requireAdmin } from '../context.ts';
+import type { Resolvers } from '../generated/resolvers.ts';
+import { STORED_ENUMS } from '../stored-enums.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum CredentialProfileType {
@@ -126,68 +122,33 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-const credentialView = (view: CredentialProfileView) => ({ ...view, _id: view.id });
-const brokerView = (view: BrokerProfileView) => ({ ...view, _id: view.id });
-
-export const resolvers = {
-  CredentialProfileType: { NONE: 'none', HEADER: 'header', BEARER: 'bearer', BASIC: 'basic' },
-  BrokerProfileProtocol: { MQTT: 'mqtt' },
+export const resolvers: Resolvers = {
+  CredentialProfileType: STORED_ENUMS.CredentialProfileType,
+  BrokerProfileProtocol: STORED_ENUMS.BrokerProfileProtocol,
+  CredentialProfile: { _id: (view) => view.id },
+  BrokerProfile: { _id: (view) => view.id },
   Query: {
-    credentialProfiles: (_: unknown, __: unknown, context: RequestContext) =>
-      context.services.credentialProfiles.list().map(credentialView),
-    brokerProfiles: (_: unknown, args: { protocol?: 'mqtt' | null }, context: RequestContext) =>
-      context.services.brokerProfiles.list(args.protocol).map(brokerView),
+    credentialProfiles: (_, __, context) => context.services.credentialProfiles.list(),
+    brokerProfiles: (_, args, context) => context.services.brokerProfiles.list(args.protocol),
   },
   Mutation: {
-    mintDatasourceSessionToken: (
-      _: unknown,
-      args: { dashboardId: string; datasourceId: string; shareToken?: string | null },
-      context: RequestContext,
-    ) =>
+    mintDatasourceSessionToken: (_, args, context) =>
       context.services.sessionTokens.mint({
         caller: context.principal,
         clientIp: context.clientIp,
         ...args,
       }),
-    adminCreateCredentialProfile: (
-      _: unknown,
-      args: { input: CredentialProfileInput & { name: string; type: CredentialType } },
-      context: RequestContext,
-    ) => {
-      const admin = requireAdmin(context);
-      return credentialView(context.services.credentialProfiles.create(admin.id, args.input));
-    },
-    adminUpdateCredentialProfile: (
-      _: unknown,
-      args: { _id: string; input: CredentialProfileInput },
-      context: RequestContext,
-    ) => {
-      const admin = requireAdmin(context);
-      return credentialView(context.services.credentialProfiles.update(admin.id, args._id, args.input));
-    },
-    adminDeleteCredentialProfile: (_: unknown, args: { _id: string }, context: RequestContext) => {
-      const admin = requireAdmin(context);
-      return credentialView(context.services.credentialProfiles.delete(admin.id, args._id));
-    },
-    adminCreateBrokerProfile: (
-      _: unknown,
-      args: { input: BrokerProfileInput & { name: string; brokerUrl: string } },
-      context: RequestContext,
-    ) => {
-      const admin = requireAdmin(context);
-      return brokerView(context.services.brokerProfiles.create(admin.id, args.input));
-    },
-    adminUpdateBrokerProfile: (
-      _: unknown,
-      args: { _id: string; input: BrokerProfileInput },
-      context: RequestContext,
-    ) => {
-      const admin = requireAdmin(context);
-      return brokerView(context.services.brokerProfiles.update(admin.id, args._id, args.input));
-    },
-    adminDeleteBrokerProfile: (_: unknown, args: { _id: string }, context: RequestContext) => {
-      const admin = requireAdmin(context);
-      return brokerView(context.services.brokerProfiles.delete(admin.id, args._id));
-    },
+    adminCreateCredentialProfile: (_, args, context) =>
+      context.services.credentialProfiles.create(requireAdmin(context).id, args.input),
+    adminUpdateCredentialProfile: (_, args, context) =>
+      context.services.credentialProfiles.update(requireAdmin(context).id, args._id, args.input),
+    adminDeleteCredentialProfile: (_, args, context) =>
+      context.services.credentialProfiles.delete(requireAdmin(context).id, args._id),
+    adminCreateBrokerProfile: (_, args, context) =>
+      context.services.brokerProfiles.create(requireAdmin(context).id, args.input),
+    adminUpdateBrokerProfile: (_, args, context) =>
+      context.services.brokerProfiles.update(requireAdmin(context).id, args._id, args.input),
+    adminDeleteBrokerProfile: (_, args, context) =>
+      context.services.brokerProfiles.delete(requireAdmin(context).id, args._id),
   },
 };

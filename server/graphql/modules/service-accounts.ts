@@ -1,13 +1,8 @@
 // Service accounts over GraphQL (spec §12): SDL and thin resolvers; the rules live in
 // server/service-accounts/. A full token appears only in the answer to issue and rotate.
-import type {
-  IssuedToken,
-  ServiceAccountInput,
-  ServiceAccountTokenView,
-  ServiceAccountView,
-  TokenInput,
-} from '../../service-accounts/service.ts';
-import { type RequestContext, requireAdmin } from '../context.ts';
+import { requireAdmin } from '../context.ts';
+import type { Resolvers } from '../generated/resolvers.ts';
+import { STORED_ENUMS } from '../stored-enums.ts';
 
 export const typeDefs = /* GraphQL */ `
   enum ServiceAccountScope {
@@ -97,50 +92,28 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-const accountView = (view: ServiceAccountView) => ({ ...view, _id: view.id });
-const tokenView = (view: ServiceAccountTokenView) => ({ ...view, _id: view.id });
-const issuedView = (issued: IssuedToken) => ({ token: issued.token, tokenRecord: tokenView(issued.record) });
-
-export const resolvers = {
-  ServiceAccountScope: {
-    DATASOURCE_MINT: 'datasource:mint',
-    DATASOURCE_DIAGNOSTICS_READ: 'datasource:diagnostics:read',
-    OPS_READ: 'ops:read',
-  },
+export const resolvers: Resolvers = {
+  ServiceAccountScope: STORED_ENUMS.ServiceAccountScope,
+  ServiceAccount: { _id: (view) => view.id },
+  ServiceAccountTokenRecord: { _id: (view) => view.id },
+  IssuedServiceAccountToken: { tokenRecord: (issued) => issued.record },
   Query: {
-    adminServiceAccounts: (_: unknown, __: unknown, context: RequestContext) =>
-      context.services.serviceAccounts.list().map(accountView),
-    adminServiceAccountTokens: (_: unknown, args: { serviceAccountId: string }, context: RequestContext) =>
-      context.services.serviceAccounts.tokens(args.serviceAccountId).map(tokenView),
+    adminServiceAccounts: (_, __, context) => context.services.serviceAccounts.list(),
+    adminServiceAccountTokens: (_, args, context) =>
+      context.services.serviceAccounts.tokens(args.serviceAccountId),
   },
   Mutation: {
-    adminCreateServiceAccount: (
-      _: unknown,
-      args: { input: ServiceAccountInput & { name: string } },
-      context: RequestContext,
-    ) => accountView(context.services.serviceAccounts.create(requireAdmin(context).id, args.input)),
-    adminUpdateServiceAccount: (
-      _: unknown,
-      args: { _id: string; input: ServiceAccountInput },
-      context: RequestContext,
-    ) => accountView(context.services.serviceAccounts.update(requireAdmin(context).id, args._id, args.input)),
-    adminDeleteServiceAccount: (_: unknown, args: { _id: string }, context: RequestContext) =>
-      accountView(context.services.serviceAccounts.delete(requireAdmin(context).id, args._id)),
-    adminIssueServiceAccountToken: (
-      _: unknown,
-      { serviceAccountId, ...token }: { serviceAccountId: string } & TokenInput,
-      context: RequestContext,
-    ) =>
-      issuedView(context.services.serviceAccounts.issue(requireAdmin(context).id, serviceAccountId, token)),
-    adminRotateServiceAccountToken: (
-      _: unknown,
-      args: { _id: string; expiresInHours?: number | null },
-      context: RequestContext,
-    ) =>
-      issuedView(
-        context.services.serviceAccounts.rotate(requireAdmin(context).id, args._id, args.expiresInHours),
-      ),
-    adminRevokeServiceAccountToken: (_: unknown, args: { _id: string }, context: RequestContext) =>
+    adminCreateServiceAccount: (_, args, context) =>
+      context.services.serviceAccounts.create(requireAdmin(context).id, args.input),
+    adminUpdateServiceAccount: (_, args, context) =>
+      context.services.serviceAccounts.update(requireAdmin(context).id, args._id, args.input),
+    adminDeleteServiceAccount: (_, args, context) =>
+      context.services.serviceAccounts.delete(requireAdmin(context).id, args._id),
+    adminIssueServiceAccountToken: (_, { serviceAccountId, ...token }, context) =>
+      context.services.serviceAccounts.issue(requireAdmin(context).id, serviceAccountId, token),
+    adminRotateServiceAccountToken: (_, args, context) =>
+      context.services.serviceAccounts.rotate(requireAdmin(context).id, args._id, args.expiresInHours),
+    adminRevokeServiceAccountToken: (_, args, context) =>
       context.services.serviceAccounts.revoke(requireAdmin(context).id, args._id),
   },
 };

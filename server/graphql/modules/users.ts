@@ -9,8 +9,8 @@ import {
   signIn,
   updateUser,
 } from '../../accounts/users.ts';
-import type { Role } from '../../db/repositories/users.ts';
-import { type RequestContext, requireAdmin, requireUser } from '../context.ts';
+import { requireAdmin, requireUser } from '../context.ts';
+import type { Resolvers } from '../generated/resolvers.ts';
 import { callerAddresses, tokenView, toUserView } from './accounts.ts';
 
 export const typeDefs = /* GraphQL */ `
@@ -49,41 +49,30 @@ export const typeDefs = /* GraphQL */ `
   }
 `;
 
-export const resolvers = {
+export const resolvers: Resolvers = {
   Query: {
-    me: (_: unknown, __: unknown, context: RequestContext) => toUserView(requireUser(context)),
-    listAllUsers: (_: unknown, __: unknown, context: RequestContext) => {
+    me: (_, __, context) => toUserView(requireUser(context)),
+    listAllUsers: (_, __, context) => {
       requireAdmin(context);
       return listUsers(context.services).map(toUserView);
     },
   },
   Mutation: {
-    registerUser: (
-      _: unknown,
-      args: { email: string; password: string; setupCode?: string | null },
-      context: RequestContext,
-    ) => tokenView(registerUser(context.services, callerAddresses(context), args)),
-    authUser: (_: unknown, args: { email: string; password: string }, context: RequestContext) =>
-      tokenView(signIn(context.services, callerAddresses(context), args)),
-    deleteMyUserAccount: (_: unknown, __: unknown, context: RequestContext) =>
+    registerUser: (_, args, context) =>
+      tokenView(registerUser(context.services, callerAddresses(context), args)),
+    authUser: (_, args, context) => tokenView(signIn(context.services, callerAddresses(context), args)),
+    deleteMyUserAccount: (_, __, context) =>
       toUserView(deleteOwnAccount(context.services, requireUser(context))),
-    adminCreateUser: async (
-      _: unknown,
-      args: { email: string; password: string; role: Role; active?: boolean | null },
-      context: RequestContext,
-    ) => toUserView(await createUser(context.services, requireAdmin(context), args)),
-    adminUpdateUser: (
-      _: unknown,
-      args: { _id: string; role?: Role | null; active?: boolean | null },
-      context: RequestContext,
-    ) =>
+    adminCreateUser: async (_, args, context) =>
+      toUserView(await createUser(context.services, requireAdmin(context), args)),
+    adminUpdateUser: (_, args, context) =>
       toUserView(
         updateUser(context.services, requireAdmin(context), args._id, {
           role: args.role,
           active: args.active,
         }),
       ),
-    adminDeleteUser: (_: unknown, args: { _id: string }, context: RequestContext) =>
+    adminDeleteUser: (_, args, context) =>
       toUserView(deleteUser(context.services, requireAdmin(context), args._id)),
   },
 };
