@@ -18,7 +18,7 @@ import { checkPlan, planToString } from './index.ts';
 import type { LayerMetrics } from './types.ts';
 
 interface ConeExpected {
-  plan?: { towMeters: number; layers: LayerMetrics[] };
+  plan?: { towMeters: number; timeSeconds: number; layers: LayerMetrics[] };
   output?: { file: string; lines: number; header_lines: number; body_lines: number; sha256: string };
   mandrel?: { diameter: number; windLength: number; endDiameter: number };
   error?: { level: string; cli_exit: number; detail: string; contains: string[] };
