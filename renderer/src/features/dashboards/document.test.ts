@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
+  addPane,
+  addWidget,
+  applyWidget,
   type DashboardDocument,
   exportDocument,
   exportFileName,
@@ -144,5 +147,47 @@ describe('layout (§4)', () => {
       ['b', { x: 1, y: 2, w: 2, h: 2 }],
       ['c', { x: 0, y: 4, w: 3, h: 1 }],
     ]);
+  });
+});
+
+describe('editing panes and widgets', () => {
+  const empty: DashboardDocument = { ...DOC, panes: [] };
+  const widget = (id: string, title = '') => ({ id, type: 'text', title, settings: {} });
+
+  it('adds a pane in the first free place with an unused id', () => {
+    const { document, pane } = addPane(DOC);
+    expect(pane).toEqual({ id: 'pane1', title: '', layout: { x: 2, y: 0, w: 1, h: 3 }, widgets: [] });
+    expect(document.panes.map((p) => p.id)).toEqual(['job', 'pane1']);
+    expect(addPane(document).pane.id).toBe('pane2');
+    expect(DOC.panes).toHaveLength(1);
+  });
+
+  it('offers a new widget for the selected pane, else the first, without placing it', () => {
+    const two = addPane(DOC).document;
+    const chosen = addWidget(two, 'pane1');
+    expect(chosen.document).toBe(two);
+    expect(chosen.paneId).toBe('pane1');
+    expect(chosen.widget).toEqual({ id: 'w1', type: 'text', title: '', enabled: true, settings: {} });
+    expect(addWidget(two, 'gone').paneId).toBe('job');
+  });
+
+  it('makes a pane to hold the new widget when there is none', () => {
+    const { document, paneId, widget } = addWidget(empty, null);
+    expect(paneId).toBe('pane1');
+    expect(document.panes).toEqual([
+      { id: 'pane1', title: '', layout: { x: 0, y: 0, w: 1, h: 3 }, widgets: [] },
+    ]);
+    expect(widget.id).toBe('w1');
+  });
+
+  it('appends a new widget, replaces an edited one in place, and moves one between panes', () => {
+    const two = addPane(DOC).document;
+    const appended = applyWidget(two, widget('w1', 'New'), 'job');
+    expect(appended.panes[0]?.widgets?.map((w) => w.id)).toEqual(['w', 'w1']);
+    const edited = applyWidget(appended, widget('w', 'Renamed'), 'job');
+    expect(edited.panes[0]?.widgets).toEqual([widget('w', 'Renamed'), widget('w1', 'New')]);
+    const moved = applyWidget(edited, widget('w', 'Moved'), 'pane1');
+    expect(moved.panes[0]?.widgets?.map((w) => w.id)).toEqual(['w1']);
+    expect(moved.panes[1]?.widgets).toEqual([widget('w', 'Moved')]);
   });
 });

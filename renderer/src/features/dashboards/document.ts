@@ -11,6 +11,7 @@ import {
   type Layout,
   type Pane,
   type Settings,
+  type Widget,
 } from '../../../../engine/dashboard/document.ts';
 
 export {
@@ -111,6 +112,60 @@ export function reflow(panes: readonly Pane[], columns: number): Pane[] {
   }
   // Array order is the document's; only layouts change.
   return panes.map((pane) => placed.find((p) => p.id === pane.id) as Pane);
+}
+
+// ---- editing panes and widgets ----
+
+/** A new empty 1×3 pane in the first free place; ids never repeat one in use. */
+export function addPane(document: DashboardDocument): { document: DashboardDocument; pane: Pane } {
+  const pane: Pane = {
+    id: newId(
+      'pane',
+      document.panes.map((p) => p.id),
+    ),
+    title: '',
+    layout: freePlace(document.panes, document.columns, 1, 3),
+    widgets: [],
+  };
+  return { document: { ...document, panes: [...document.panes, pane] }, pane };
+}
+
+/**
+ * A new text widget, not yet placed, for the selected pane (else the first). A document without panes
+ * gets one to hold it; `document` is the input itself when nothing had to change.
+ */
+export function addWidget(
+  document: DashboardDocument,
+  selectedPaneId: string | null,
+): { document: DashboardDocument; paneId: string; widget: Widget } {
+  let target = document.panes.find((p) => p.id === selectedPaneId) ?? document.panes[0];
+  let next = document;
+  if (!target) {
+    target = addPane(document).pane;
+    next = { ...document, panes: [target] };
+  }
+  const widget: Widget = {
+    id: newId('w', allWidgetIds(next)),
+    type: 'text',
+    title: '',
+    enabled: true,
+    settings: {},
+  };
+  return { document: next, paneId: target.id, widget };
+}
+
+/** Puts `widget` into pane `paneId`: replaced where it is, moved out of any other pane, else appended. */
+export function applyWidget(document: DashboardDocument, widget: Widget, paneId: string): DashboardDocument {
+  const panes = document.panes.map((pane) => {
+    const kept = (pane.widgets ?? []).filter((w) => w.id !== widget.id || pane.id === paneId);
+    if (pane.id !== paneId) return { ...pane, widgets: kept };
+    const exists = kept.some((w) => w.id === widget.id);
+    return {
+      ...pane,
+      widgets: exists ? kept.map((w) => (w.id === widget.id ? widget : w)) : [...kept, widget],
+    };
+  });
+  return { ...document, panes };
 }
 
 // ---- export and import (§9) ----
