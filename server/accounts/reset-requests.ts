@@ -1,4 +1,4 @@
-import { LimiterUnavailable, type RequestQuota } from '../auth/limiter.ts';
+import { LimiterUnavailable, type RequestQuota } from '../auth/rate-limit.ts';
 import type { Logger } from '../log.ts';
 
 /** Requests acted on per email and per client address in an hour (issue #10, item 5). */

@@ -1,7 +1,7 @@
 // What the account rules need, and who is calling. The GraphQL door hands in its services bundle
 // (it has all of these); the gateway, start-up and the CLI can build the same from their own parts.
 import type { AuditLog } from '../auth/audit-log.ts';
-import type { LoginThrottle } from '../auth/limiter.ts';
+import type { LoginThrottle } from '../auth/login-throttle.ts';
 import type { PasswordHasher } from '../auth/passwords.ts';
 import type { SessionTokens } from '../auth/sessions.ts';
 import type { SetupCode } from '../auth/setup-code.ts';

@@ -2,7 +2,8 @@
 // of §16, self-deletion, and the admin's create, update, delete and list. Each write is one
 // transaction; audit records, bus notices and dashboard offboarding notices follow the commit.
 
-import { LimiterUnavailable, type ThrottleKeyName } from '../auth/limiter.ts';
+import type { ThrottleKeyName } from '../auth/login-throttle.ts';
+import { LimiterUnavailable } from '../auth/rate-limit.ts';
 import { SETUP_CODE_REQUIRED } from '../auth/setup-code.ts';
 import { iso } from '../auth/tokens.ts';
 import { createWinderDashboard } from '../dashboards/winder.ts';

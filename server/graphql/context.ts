@@ -1,6 +1,6 @@
 import type { ResetRequests } from '../accounts/reset-requests.ts';
 import type { AuditLog } from '../auth/audit-log.ts';
-import type { LoginThrottle } from '../auth/limiter.ts';
+import type { LoginThrottle } from '../auth/login-throttle.ts';
 import type { PasswordHasher } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { SessionTokens } from '../auth/sessions.ts';

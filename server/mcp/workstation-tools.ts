@@ -4,7 +4,7 @@ import { BridgeError } from '../../bridge/errors.ts';
 import type { ExtraTools } from '../../bridge/mcp.ts';
 import { ConfigError, type Env, loadConfig } from '../config.ts';
 import { createPathPolicy } from '../http/paths.ts';
-import { Limiter } from '../winding/limiter.ts';
+import { Slots } from '../winding/slots.ts';
 import { windingTools } from './winding-tools.ts';
 
 /**
@@ -22,7 +22,7 @@ export async function workstationTools(env?: Env): Promise<ExtraTools> {
   return windingTools({
     policy: await createPathPolicy(config.winding.allowedRoots),
     // As on the winding door: at most 4 planner runs at once, the rest queue.
-    planners: new Limiter(4),
+    planners: new Slots(4),
     dataDir: config.dataDir,
   });
 }

@@ -3,9 +3,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AuditLog } from '../auth/audit-log.ts';
 import { Hs256Signer } from '../auth/hs256.ts';
-import { LimiterUnavailable } from '../auth/limiter.ts';
 import type { Principal } from '../auth/principal.ts';
-import { consumeFixedWindows } from '../auth/rate-limit.ts';
+import { fixedWindows, LimiterUnavailable } from '../auth/rate-limit.ts';
 import { type Clock, constantTimeEqual, iso, type TokenHasher } from '../auth/tokens.ts';
 import type { ApiConfig } from '../config.ts';
 import { canonicalJson, datasourceDetail } from '../dashboards/document.ts';
@@ -232,10 +231,10 @@ export class SessionTokenService {
       keys.push(['share_token', `share:${shareToken}`, config.mintShareTokenPerMinute]);
     const actor = caller.kind === 'user' ? caller.user.id : null;
     const serviceMeta = caller.kind === 'service' ? { serviceAccountId: caller.serviceAccountId } : {};
-    let results: ReturnType<typeof consumeFixedWindows>;
+    let results: ReturnType<typeof fixedWindows>;
     try {
       // One transaction for all keys: one commit per mint.
-      results = consumeFixedWindows(
+      results = fixedWindows(
         store,
         clock,
         keys.map(([, key, limit]) => ({ keyHash: tokens.hash('limiter', `mint:${key}`), limit })),

@@ -5,11 +5,10 @@ import { healthRoute } from '../http/health.ts';
 import { toHttpError } from '../http/http-error.ts';
 import { createPathPolicy } from '../http/paths.ts';
 import type { Logger } from '../log.ts';
-import type { MachineLink } from '../machine/supervisor.ts';
+import type { MachineLink } from '../machine/link.ts';
 import { acceptRawBodies } from './body.ts';
 import type { WindingContext } from './context.ts';
 import { prepareExamples } from './examples.ts';
-import { Limiter } from './limiter.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { OutputFolders } from './output-folders.ts';
 import { PlannerThreads } from './planner-threads.ts';
@@ -18,6 +17,7 @@ import { planRoute } from './routes/plan.ts';
 import { simulateRoute } from './routes/simulate.ts';
 import { streamRoute } from './routes/stream.ts';
 import { validateRoute } from './routes/validate.ts';
+import { Slots } from './slots.ts';
 
 export interface WindingDoorOptions {
   logger: Logger;
@@ -64,7 +64,7 @@ export async function buildWindingDoor(options: WindingDoorOptions): Promise<Fas
   app.addHook('onClose', async () => threads.close());
   const context: WindingContext = {
     policy: await createPathPolicy(options.allowedRoots),
-    planners: new Limiter(4),
+    planners: new Slots(4),
     stopping: stopping.signal,
     noteOutputFolder: (folder) => options.outputFolders.note(folder),
     threads,

@@ -11,8 +11,8 @@ import { toHttpError } from '../http/http-error.ts';
 import { createPathPolicy } from '../http/paths.ts';
 import type { WindingContext } from './context.ts';
 import { planFromFile, validateFromFile } from './from-file.ts';
-import { Limiter } from './limiter.ts';
 import type { PlannerReply, PlannerRequest, PlannerThreadData } from './planner-threads.ts';
+import { Slots } from './slots.ts';
 
 const port = parentPort;
 if (!port) throw new Error('planner-thread.ts runs as a worker thread (see planner-threads.ts)');
@@ -51,8 +51,8 @@ async function run({ op, request }: Extract<PlannerRequest, { type: 'run' }>) {
   current = controller;
   const context: WindingContext = {
     policy,
-    // The door's own limiter counts this run already.
-    planners: new Limiter(1),
+    // The door's own planner slots count this run already.
+    planners: new Slots(1),
     stopping: controller.signal,
     noteOutputFolder: (folder) =>
       new Promise<void>((resolve, reject) => {

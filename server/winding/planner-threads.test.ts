@@ -9,8 +9,8 @@ import { HttpError } from '../http/http-error.ts';
 import { createPathPolicy } from '../http/paths.ts';
 import { longDefinition } from '../testing/wind.ts';
 import { planFromFile, validateFromFile } from './from-file.ts';
-import { Limiter } from './limiter.ts';
 import { PlannerThreads } from './planner-threads.ts';
+import { Slots } from './slots.ts';
 
 /** Over 100,000 lines: long enough to be seen running. */
 const LONG = longDefinition(1500, [35, 30, 35]);
@@ -51,7 +51,7 @@ describe('planner threads', () => {
     const noted: string[] = [];
     const onThread = {
       policy,
-      planners: new Limiter(4),
+      planners: new Slots(4),
       threads,
       noteOutputFolder: async (folder: string) => {
         noted.push(folder);
@@ -72,7 +72,7 @@ describe('planner threads', () => {
     const threadedBytes = await readFile(join(root, 'long.gcode'));
     expect(noted).toEqual([root]);
 
-    const inPlace = await planFromFile(plan(long), { policy, planners: new Limiter(4) });
+    const inPlace = await planFromFile(plan(long), { policy, planners: new Slots(4) });
     expect(threaded).toEqual(inPlace);
     expect(threaded.commands).toBeGreaterThan(100_000);
     expect(await readFile(join(root, 'long.gcode'))).toEqual(threadedBytes);
@@ -82,7 +82,7 @@ describe('planner threads', () => {
 
   it('carries errors back with the status the door answers with', async () => {
     const { root, threads, policy } = await setUp();
-    const context = { policy, planners: new Limiter(4), threads };
+    const context = { policy, planners: new Slots(4), threads };
     await writeFile(join(root, 'bad.wind'), '{"layers": [');
     const bad = validateFromFile({ path: join(root, 'bad.wind') }, context);
     await expect(bad).rejects.toBeInstanceOf(HttpError);
@@ -98,7 +98,7 @@ describe('planner threads', () => {
   it('stops a run when the door closes, leaving no output file, and refuses runs after', async () => {
     const { root, threads, long, policy } = await setUp();
     const stopping = new AbortController();
-    const context = { policy, planners: new Limiter(4), threads, stopping: stopping.signal };
+    const context = { policy, planners: new Slots(4), threads, stopping: stopping.signal };
     const running = planFromFile(plan(long), context);
     if (process.platform === 'linux') await expect.poll(otherThreadsNice, { timeout: 10_000 }).toContain(19);
     stopping.abort(new Error('the server is stopping'));
@@ -107,7 +107,7 @@ describe('planner threads', () => {
 
     await threads.close();
     await expect(
-      validateFromFile({ path: long }, { policy, planners: new Limiter(4), threads }),
+      validateFromFile({ path: long }, { policy, planners: new Slots(4), threads }),
     ).rejects.toThrow('the server is stopping');
   });
 });

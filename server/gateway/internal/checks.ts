@@ -5,13 +5,30 @@ import { importHmacKey } from '../../auth/sessions.ts';
 import { VerifiedTokens } from '../../auth/verified-tokens.ts';
 import type { ApiServices } from '../../graphql/context.ts';
 import { type IntrospectionDeps, type IntrospectionRequest, introspectDatasource } from './introspect.ts';
-import { type ConsumeRequest, consumeRealtimeLimit } from './rate-limit.ts';
+import { type ConsumeRequest, consumeRealtimeLimit, type RealtimeVerdict } from './rate-limit.ts';
 import { type RevocationFeedRequest, readRevocationFeed } from './revocations.ts';
 
 export interface GatewayChecks {
   introspect(request: IntrospectionRequest): ReturnType<typeof introspectDatasource>;
   revokedTokens(request: RevocationFeedRequest): ReturnType<typeof readRevocationFeed>;
-  consumeRateLimit(request: ConsumeRequest): ReturnType<typeof consumeRealtimeLimit>;
+  consumeRateLimit(request: ConsumeRequest): ConsumeAnswer;
+}
+
+export type ConsumeAnswer =
+  | {
+      status: 200;
+      body: { allowed: boolean; retryAfterMs: number; remaining: number; reason: 'allowed' | 'limited' };
+    }
+  | { status: 400; body: { error: string } }
+  | { status: 503; body: { error: string; reason: 'backend_fail_closed' } };
+
+/** The limiter's verdict as the door answers it (§13.4). */
+function consumeAnswer(verdict: RealtimeVerdict): ConsumeAnswer {
+  if (verdict.kind === 'invalid') return { status: 400, body: { error: verdict.error } };
+  if (verdict.kind === 'unavailable')
+    return { status: 503, body: { error: 'Security limiter unavailable', reason: 'backend_fail_closed' } };
+  const { allowed, retryAfterMs, remaining } = verdict;
+  return { status: 200, body: { allowed, retryAfterMs, remaining, reason: allowed ? 'allowed' : 'limited' } };
 }
 
 /** What introspection reads, for the door's checks and the embedded gateway alike. */
@@ -39,6 +56,6 @@ export function gatewayChecks(services: ApiServices, gatewaySecret: string): Gat
   return {
     introspect: (request) => introspectDatasource(introspection, request),
     revokedTokens: (request) => readRevocationFeed(feed, request),
-    consumeRateLimit: (request) => consumeRealtimeLimit(limiter, request),
+    consumeRateLimit: (request) => consumeAnswer(consumeRealtimeLimit(limiter, request)),
   };
 }

@@ -1,11 +1,12 @@
-// The realtime limiter (dashboard spec §13.4) as a plain function: the in-process gateway asks it
-// directly before it opens a socket or a public subscription; `/internal/gateway/rate-limit/consume`
-// is a thin door over it. Counts live on the SQLite security limiter, so they hold across gateways.
+// The realtime limiter (dashboard spec §13.4, gateway spec §5.2) as a plain function that answers with
+// a verdict: the in-process gateway asks it before it opens a socket or a public subscription, and the
+// `/internal/gateway/rate-limit/consume` door maps the same verdict to HTTP (checks.ts). Counts live on
+// the SQLite security limiter, so they hold across gateways.
 import type { AuditLog } from '../../auth/audit-log.ts';
-import { LimiterUnavailable } from '../../auth/limiter.ts';
-import { consumeFixedWindow } from '../../auth/rate-limit.ts';
+import { consumeFixedWindow, LimiterUnavailable } from '../../auth/rate-limit.ts';
 import type { Clock, TokenHasher } from '../../auth/tokens.ts';
 import type { Store } from '../../db/store.ts';
+import type { Logger } from '../../log.ts';
 
 export const REALTIME_SCOPES = [
   'realtime-connect-ip',
@@ -30,17 +31,12 @@ export interface ConsumeRequest {
   limitPerMinute?: unknown;
 }
 
-export interface Consumption {
-  allowed: boolean;
-  retryAfterMs: number;
-  remaining: number;
-  reason: 'allowed' | 'limited';
-}
-
-export type ConsumeAnswer =
-  | { status: 200; body: Consumption }
-  | { status: 400; body: { error: string } }
-  | { status: 503; body: { error: string; reason: 'backend_fail_closed' } };
+export type RealtimeVerdict =
+  | { kind: 'counted'; allowed: boolean; retryAfterMs: number; remaining: number }
+  /** The request itself is wrong: `error` says how. */
+  | { kind: 'invalid'; error: string }
+  /** The limiter could not count (and audited it): fail closed. */
+  | { kind: 'unavailable' };
 
 const isScope = (value: unknown): value is RealtimeScope =>
   typeof value === 'string' && (REALTIME_SCOPES as readonly string[]).includes(value);
@@ -52,13 +48,13 @@ function limitOf(value: unknown): number | null {
   return Math.min(MAX_LIMIT, Math.max(1, value as number));
 }
 
-export function consumeRealtimeLimit(deps: RealtimeLimiterDeps, request: ConsumeRequest): ConsumeAnswer {
+export function consumeRealtimeLimit(deps: RealtimeLimiterDeps, request: ConsumeRequest): RealtimeVerdict {
   const { scope, key } = request;
-  if (!isScope(scope)) return { status: 400, body: { error: 'Unsupported scope' } };
+  if (!isScope(scope)) return { kind: 'invalid', error: 'Unsupported scope' };
   if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH)
-    return { status: 400, body: { error: 'Invalid key' } };
+    return { kind: 'invalid', error: 'Invalid key' };
   const limit = limitOf(request.limitPerMinute);
-  if (limit === null) return { status: 400, body: { error: 'limitPerMinute must be an integer' } };
+  if (limit === null) return { kind: 'invalid', error: 'limitPerMinute must be an integer' };
   const normalised = key.toLowerCase();
   const keyHash = deps.tokens.hash('limiter', `realtime:${scope}:${normalised}`);
   let result: ReturnType<typeof consumeFixedWindow>;
@@ -73,7 +69,7 @@ export function consumeRealtimeLimit(deps: RealtimeLimiterDeps, request: Consume
       targetId: null,
       metadata: { scope },
     });
-    return { status: 503, body: { error: 'Security limiter unavailable', reason: 'backend_fail_closed' } };
+    return { kind: 'unavailable' };
   }
   if (result.firstRefusal)
     deps.audit.record({
@@ -85,12 +81,29 @@ export function consumeRealtimeLimit(deps: RealtimeLimiterDeps, request: Consume
       metadata: { scope, ip: scope.endsWith('-ip') ? normalised : null },
     });
   return {
-    status: 200,
-    body: {
-      allowed: result.allowed,
-      retryAfterMs: result.retryAfterMs,
-      remaining: result.remaining,
-      reason: result.allowed ? 'allowed' : 'limited',
-    },
+    kind: 'counted',
+    allowed: result.allowed,
+    retryAfterMs: result.retryAfterMs,
+    remaining: result.remaining,
   };
+}
+
+export type LimiterVerdict =
+  | { allowed: true }
+  | { allowed: false; retryAfterMs: number }
+  | { unavailable: true };
+
+/** The in-process question: one hit on a scope the gateway names itself. */
+export function consumeRealtime(
+  deps: RealtimeLimiterDeps & { logger: Logger },
+  scope: RealtimeScope,
+  key: string,
+  limitPerMinute: number,
+): LimiterVerdict {
+  const verdict = consumeRealtimeLimit(deps, { scope, key, limitPerMinute });
+  if (verdict.kind === 'counted')
+    return verdict.allowed ? { allowed: true } : { allowed: false, retryAfterMs: verdict.retryAfterMs };
+  // Fail closed: a limiter that cannot count refuses (and was audited by the limiter itself).
+  deps.logger.error({ event: 'gateway.limiter.unavailable', scope }, 'gateway.limiter.unavailable');
+  return { unavailable: true };
 }

@@ -3,8 +3,7 @@
 // its own: the per-IP limiter and the service-token check, both before any body is read.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { LimiterUnavailable } from '../../auth/limiter.ts';
-import { consumeFixedWindow } from '../../auth/rate-limit.ts';
+import { consumeFixedWindow, LimiterUnavailable } from '../../auth/rate-limit.ts';
 import type { ApiServices } from '../../graphql/context.ts';
 import type { GatewayChecks } from './checks.ts';
 

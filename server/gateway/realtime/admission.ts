@@ -6,9 +6,9 @@ import type { Duplex } from 'node:stream';
 import type { ClientAddresses } from '../../http/client-address.ts';
 import { refuseUpgrade } from '../../http/upgrade-refusal.ts';
 import type { Logger } from '../../log.ts';
+import { consumeRealtime, type RealtimeLimiterDeps } from '../internal/rate-limit.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { GatewaySettings } from '../settings.ts';
-import { consumeRealtime, type RealtimeLimiterDeps } from './limiter.ts';
 import type { SubscriptionRegistry } from './registry.ts';
 
 export const REALTIME_PATH = '/gateway/realtime';

@@ -6,6 +6,7 @@ import type { Logger } from '../../log.ts';
 import { topicAllowed } from '../../profiles/topics.ts';
 import { EgressError, portOf, type Resolver, resolveUpstream } from '../egress.ts';
 import type { EgressRefusals } from '../egress-audit.ts';
+import { consumeRealtime, type RealtimeLimiterDeps } from '../internal/rate-limit.ts';
 import type { GatewaySettings } from '../settings.ts';
 import { BrokerLimitError, type UpstreamPool } from '../upstreams/pool.ts';
 import type { FailReason } from '../upstreams/shared.ts';
@@ -17,7 +18,6 @@ import {
   verifySessionToken,
 } from './authorise.ts';
 import type { ClientSocket } from './client-socket.ts';
-import { consumeRealtime, type RealtimeLimiterDeps } from './limiter.ts';
 import { MachineDelivery, type MachineFeed } from './machine-feed.ts';
 import { causeOf, ID_PATTERN, type Kind, Refusal, STREAMED_WITH_TOKEN } from './protocol.ts';
 import type { SubscriptionRegistry } from './registry.ts';

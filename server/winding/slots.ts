@@ -1,14 +1,15 @@
 /**
- * At most `slots` tasks run at once; the rest wait in arrival order (FIFO), so no request is
- * dropped and none starves behind later ones.
+ * A fixed number of slots for concurrent tasks (a counting semaphore): at most `size` tasks run at
+ * once; the rest wait in arrival order (FIFO), so no request is dropped and none starves behind
+ * later ones.
  */
-export class Limiter {
-  readonly slots: number;
+export class Slots {
+  readonly size: number;
   #running = 0;
   readonly #waiting: Array<() => void> = [];
 
-  constructor(slots: number) {
-    this.slots = slots;
+  constructor(size: number) {
+    this.size = size;
   }
 
   get running(): number {
@@ -20,7 +21,7 @@ export class Limiter {
   }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.#running >= this.slots) {
+    if (this.#running >= this.size) {
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     } else {
       this.#running++;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Limiter } from './limiter.ts';
+import { Slots } from './slots.ts';
 
 function deferred() {
   let resolve!: () => void;
@@ -9,13 +9,13 @@ function deferred() {
   return { promise, resolve };
 }
 
-describe('Limiter', () => {
-  it('runs at most `slots` tasks at once and starts the rest in arrival order', async () => {
-    const limiter = new Limiter(2);
+describe('Slots', () => {
+  it('runs at most `size` tasks at once and starts the rest in arrival order', async () => {
+    const slots = new Slots(2);
     const gates = Array.from({ length: 5 }, deferred);
     const started: number[] = [];
     const runs = gates.map((gate, i) =>
-      limiter.run(async () => {
+      slots.run(async () => {
         started.push(i);
         await gate.promise;
         return i;
@@ -23,7 +23,7 @@ describe('Limiter', () => {
     );
     await Promise.resolve();
     expect(started).toEqual([0, 1]);
-    expect([limiter.running, limiter.waiting]).toEqual([2, 3]);
+    expect([slots.running, slots.waiting]).toEqual([2, 3]);
     gates[1]?.resolve();
     await runs[1];
     await Promise.resolve();
@@ -36,13 +36,13 @@ describe('Limiter', () => {
     gates[3]?.resolve();
     gates[4]?.resolve();
     expect(await Promise.all(runs)).toEqual([0, 1, 2, 3, 4]);
-    expect([limiter.running, limiter.waiting]).toEqual([0, 0]);
+    expect([slots.running, slots.waiting]).toEqual([0, 0]);
   });
 
   it('frees the slot when a task fails', async () => {
-    const limiter = new Limiter(1);
-    await expect(limiter.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
-    expect(await limiter.run(async () => 'next')).toBe('next');
-    expect(limiter.running).toBe(0);
+    const slots = new Slots(1);
+    await expect(slots.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await slots.run(async () => 'next')).toBe('next');
+    expect(slots.running).toBe(0);
   });
 });

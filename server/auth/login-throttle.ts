@@ -1,10 +1,8 @@
+// Sign-in throttling (API §5.5): what limits password guessing, per email, per client address and per
+// both, with a queue that keeps parallel attempts from slipping past the count.
 import type { Store } from '../db/store.ts';
+import { LimiterUnavailable } from './rate-limit.ts';
 import { type Clock, iso, type TokenHasher } from './tokens.ts';
-
-/** The limiter's storage failed; callers answer "unavailable" (fail-closed, §16). */
-export class LimiterUnavailable extends Error {
-  override name = 'LimiterUnavailable';
-}
 
 export interface LoginThrottleSettings {
   maxAttempts: number;
@@ -156,62 +154,6 @@ export class LoginThrottle {
   #guard<T>(work: () => T): T {
     try {
       return work();
-    } catch (error) {
-      throw new LimiterUnavailable('security limiter storage failed', { cause: error });
-    }
-  }
-}
-
-export interface QuotaKey {
-  /** The key as text; stored only as `H("limiter", key)`. */
-  key: string;
-  /** Requests acted on per window. */
-  limit: number;
-}
-
-/**
- * Fixed-window request quotas on the security limiter (§16), for anonymous operations that must
- * not be repeated without bound. One check-and-count is one synchronous transaction.
- */
-export class RequestQuota {
-  readonly #store: Store;
-  readonly #hasher: TokenHasher;
-  readonly #clock: Clock;
-
-  constructor(store: Store, hasher: TokenHasher, clock: Clock) {
-    this.#store = store;
-    this.#hasher = hasher;
-    this.#clock = clock;
-  }
-
-  /**
-   * Counts one request against every key when all of them have room, and answers whether they
-   * had. A refused request writes nothing, so a flood beyond the limit costs no storage.
-   */
-  take(keys: QuotaKey[], windowSeconds: number): boolean {
-    const now = this.#clock();
-    const hashed = keys.map(({ key, limit }) => ({ keyHash: this.#hasher.hash('limiter', key), limit }));
-    try {
-      return this.#store.transaction(() => {
-        const counts = hashed.map(({ keyHash, limit }) => {
-          const row = this.#store.limiter.get(keyHash);
-          const startedAt = row ? Date.parse(row.windowStartedAt) : Number.NaN;
-          const current = row && now - startedAt < windowSeconds * 1000;
-          return { keyHash, limit, count: current ? row.count : 0, startedAt: current ? startedAt : now };
-        });
-        if (counts.some(({ count, limit }) => count >= limit)) return false;
-        for (const { keyHash, count, startedAt } of counts) {
-          this.#store.limiter.put({
-            keyHash,
-            count: count + 1,
-            windowStartedAt: iso(startedAt),
-            lockUntil: null,
-            reported: false,
-            expiresAt: iso(startedAt + windowSeconds * 1000),
-          });
-        }
-        return true;
-      });
     } catch (error) {
       throw new LimiterUnavailable('security limiter storage failed', { cause: error });
     }
