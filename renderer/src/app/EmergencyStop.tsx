@@ -1,5 +1,5 @@
 import { useCallback, useLayoutEffect, useRef, useState } from 'react';
-import { ESTOP_SHORTCUT } from '../../../engine/machine/door.ts';
+import { ESTOP_SHORTCUT } from '#engine/machine/door.ts';
 import { useEstopLine } from '../lib/estop-line.ts';
 import { emergencyStop, isConnected, useMachineDoor, useMachineState } from '../lib/machine-door.ts';
 

@@ -3,7 +3,7 @@
 // connection that already exists instead of a new request. Reopened after a drop (the machine
 // process restarting), with a growing pause; when it is not open, the button falls back to the POST.
 import { useEffect, useRef } from 'react';
-import { ESTOP_SOCKET_MESSAGE, ESTOP_SOCKET_ROUTE } from '../../../engine/machine/door.ts';
+import { ESTOP_SOCKET_MESSAGE, ESTOP_SOCKET_ROUTE } from '#engine/machine/door.ts';
 import type { EstopAnswer } from './machine-door.ts';
 
 /** An answer later than this counts as lost; the POST goes too (a second M112 changes nothing). */

@@ -7,8 +7,8 @@ import {
   MACHINE_DOOR_INFO_ROUTE,
   MACHINE_ROUTES,
   type MachineDoorInfo,
-} from '../../../engine/machine/contract.ts';
-import type { MachineState, MachineStatus } from '../../../engine/machine/types.ts';
+} from '#engine/machine/contract.ts';
+import type { MachineState, MachineStatus } from '#engine/machine/types.ts';
 import type { EstopLine } from './estop-line.ts';
 import { authorizationHeader, onSessionChange } from './session.ts';
 import { type SseSubscription, subscribeEvents } from './sse.ts';

@@ -2,13 +2,8 @@
 // among the datasources' current values and turns it into text. The grammar is the engine's, which the
 // server validates with; resolution is pure, so the viewer, the editor's preview and the tests agree.
 
-import {
-  type ParsedBinding,
-  parseBinding,
-  parseSteps,
-  type Step,
-} from '../../../../engine/dashboard/bindings.ts';
-import type { Format } from '../../../../engine/dashboard/document.ts';
+import { type ParsedBinding, parseBinding, parseSteps, type Step } from '#engine/dashboard/bindings.ts';
+import type { Format } from '#engine/dashboard/document.ts';
 
 export { type Format, type ParsedBinding, parseBinding };
 

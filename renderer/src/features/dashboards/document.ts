@@ -12,7 +12,7 @@ import {
   type Pane,
   type Settings,
   type Widget,
-} from '../../../../engine/dashboard/document.ts';
+} from '#engine/dashboard/document.ts';
 
 export {
   DATASOURCE_TYPES,
@@ -27,7 +27,7 @@ export {
   WIDGET_TYPES,
   type Widget,
   type WidgetType,
-} from '../../../../engine/dashboard/document.ts';
+} from '#engine/dashboard/document.ts';
 
 export const WIDGET_LABELS: Record<string, string> = {
   text: 'Text',

@@ -1,6 +1,6 @@
 // The Winding area: open a definition or G-code program, check it, see it in 3D, stream it.
 import { type DragEvent, useEffect, useRef, useState } from 'react';
-import { isBusy, MACHINE_ROUTES } from '../../../../engine/machine/contract.ts';
+import { isBusy, MACHINE_ROUTES } from '#engine/machine/contract.ts';
 import { formatBytes } from '../../ui/format.ts';
 import { ProgressBar } from '../../ui/ProgressBar.tsx';
 import { DefinitionView } from './definition/DefinitionView.tsx';

@@ -1,7 +1,7 @@
 // What a definition plans to (or why it cannot), with the plan options and the two downloads; for
 // a G-code file, the simulator's figures.
-import type { SimulationSummary } from '../../../../../engine/gcode/types.ts';
-import type { PlanSummary } from '../../../../../engine/plan/types.ts';
+import type { SimulationSummary } from '#engine/gcode/types.ts';
+import type { PlanSummary } from '#engine/plan/types.ts';
 import { downloadBlob } from '../../../ui/download.ts';
 import { formatDuration, formatNumber } from '../../../ui/format.ts';
 import type { LoadResult, PlanOptionsState, ProgramError } from '../preview/protocol.ts';

@@ -2,7 +2,7 @@
 // The panel's controls follow the contract's state predicates and the control access.
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { MachineState, MachineStatus } from '../../../../../engine/machine/types.ts';
+import type { MachineState, MachineStatus } from '#engine/machine/types.ts';
 import { MachinePanel } from './MachinePanel.tsx';
 import { type MachineView, SIGN_IN_REASON } from './useMachine.ts';
 

@@ -8,7 +8,7 @@ import {
   mayPause,
   mayResume,
   mayStartJob,
-} from '../../../../../engine/machine/contract.ts';
+} from '#engine/machine/contract.ts';
 import { formatDuration, formatNumber } from '../../../ui/format.ts';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import type { LogEntry, LogKind, MachineView } from './useMachine.ts';

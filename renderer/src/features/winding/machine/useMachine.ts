@@ -7,8 +7,8 @@ import {
   type JobStartedResponse,
   MACHINE_ROUTES,
   type SerialPortList,
-} from '../../../../../engine/machine/contract.ts';
-import type { JobProgress, MachineState, MachineStatus } from '../../../../../engine/machine/types.ts';
+} from '#engine/machine/contract.ts';
+import type { JobProgress, MachineState, MachineStatus } from '#engine/machine/types.ts';
 import { fetchMachineDoor, isControlRefused, subscribeMachineEvents } from '../../../lib/machine-door.ts';
 import { RestError, requestJson } from '../../../lib/rest.ts';
 import { authorizationHeader } from '../../../lib/session.ts';

@@ -1,8 +1,8 @@
 // Messages between the Winding area and its preview worker. The program's bytes stay in the
 // worker: the page gets the plan or simulation figures, the geometry (transferred, not copied) and
 // answers to small questions (one line's text, a Blob to save, the result of sending the job).
-import type { SimulationSummary } from '../../../../../engine/gcode/types.ts';
-import type { AxisFormat, PlanSummary } from '../../../../../engine/plan/types.ts';
+import type { SimulationSummary } from '#engine/gcode/types.ts';
+import type { AxisFormat, PlanSummary } from '#engine/plan/types.ts';
 import type { SceneCommand } from '../scene/commands.ts';
 import type { SceneStats } from '../scene/toolpath-scene.ts';
 

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildPreview } from '../../../../../engine/gcode/index.ts';
-import { prepareProgram } from '../../../../../engine/machine/program.ts';
+import { buildPreview } from '#engine/gcode/index.ts';
+import { prepareProgram } from '#engine/machine/program.ts';
 import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
 import { metricsJson } from '../definition/DefinitionView.tsx';
 import { gcodeName } from '../save/save-program.ts';

@@ -2,17 +2,14 @@
 // without module workers) runs the very same code: read the file in chunks, validate and plan a
 // definition or simulate a G-code program, build the 3D geometry, and answer questions about the
 // program whose bytes only this side holds.
-import { PlanningError, SimulationError, WindFileError } from '../../../../../engine/errors.ts';
-import { PreviewBuilder, type PreviewGeometry } from '../../../../../engine/gcode/index.ts';
-import {
-  ProgramError as MachineProgramError,
-  prepareProgram,
-} from '../../../../../engine/machine/program.ts';
-import { planChunks } from '../../../../../engine/plan/index.ts';
-import type { PlanSummary } from '../../../../../engine/plan/types.ts';
-import { Utf8Validator } from '../../../../../engine/text/utf8.ts';
-import { parseWindDefinition } from '../../../../../engine/wind/index.ts';
-import type { WindDefinition } from '../../../../../engine/wind/types.ts';
+import { PlanningError, SimulationError, WindFileError } from '#engine/errors.ts';
+import { PreviewBuilder, type PreviewGeometry } from '#engine/gcode/index.ts';
+import { ProgramError as MachineProgramError, prepareProgram } from '#engine/machine/program.ts';
+import { planChunks } from '#engine/plan/index.ts';
+import type { PlanSummary } from '#engine/plan/types.ts';
+import { Utf8Validator } from '#engine/text/utf8.ts';
+import { parseWindDefinition } from '#engine/wind/index.ts';
+import type { WindDefinition } from '#engine/wind/types.ts';
 import { ProgramBytes } from './program-bytes.ts';
 import type {
   LoadResult,
