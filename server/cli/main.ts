@@ -77,7 +77,7 @@ function help(): string {
     ...lines,
     '',
     "Options: --help, --version; 'towpath <command> --help' shows a command's options.",
-    'Configuration comes from the environment (see README.md).',
+    'Configuration comes from the environment (see docs/configuration.md).',
     '',
   ].join('\n');
 }
