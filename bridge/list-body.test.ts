@@ -95,6 +95,23 @@ describe('scanListEnvelope', () => {
     for (const text of bodies) expect(scanListEnvelope(Buffer.from(text)), text).toBeUndefined();
   });
 
+  it('follows nesting deeper than its first stack of open containers', () => {
+    const depth = 400;
+    const arrays = `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    const objects = `${'{"a":'.repeat(depth)}[]${'}'.repeat(depth)}`;
+    const mixed = `${'[{"k":'.repeat(depth)}null${'}]'.repeat(depth)}`;
+    for (const item of [arrays, objects, mixed]) {
+      const body = Buffer.from(`{"ok":true,"data":[${item},2]}`);
+      expect(scanListEnvelope(body)?.length).toBe(2);
+      expect(agrees(body)).toBe(true);
+    }
+    // One bracket short, or one of the wrong kind, deep inside: declined.
+    expect(scanListEnvelope(Buffer.from(`{"ok":true,"data":[${arrays.slice(1)}]}`))).toBeUndefined();
+    expect(
+      scanListEnvelope(Buffer.from(`{"ok":true,"data":[${mixed.replace('}]}]', '}]]]')}]}`)),
+    ).toBeUndefined();
+  });
+
   it('keeps invalid UTF-8 inside strings as JSON.parse sees it', () => {
     const body = Buffer.concat([
       Buffer.from('{"ok":true,"data":["a'),

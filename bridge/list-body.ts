@@ -30,16 +30,19 @@ export class LazyList {
   }
 }
 
-const OBJECT = 1;
-const ARRAY = 2;
-
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
 function space(b: Buffer, i: number): number {
-  while (i < b.length && isSpace(b[i] as number)) i++;
-  return i;
+  const n = b.length;
+  for (;;) {
+    if (i >= n) return i;
+    const c = b[i] as number;
+    // Most bytes are above the space: one comparison settles them.
+    if (c > 0x20 || !isSpace(c)) return i;
+    i++;
+  }
 }
 
 function isHex(c: number): boolean {
@@ -119,6 +122,9 @@ function word(b: Buffer, i: number, text: string): number {
   return i + text.length;
 }
 
+/** Open containers of the value being skipped: the byte that opened each ({ or [). */
+let open = new Uint8Array(256);
+
 /** The index after `"key"` + spaces + `:` + spaces at `i`, or -1. */
 function member(b: Buffer, i: number): number {
   if (b[i] !== 0x22) return -1;
@@ -128,29 +134,35 @@ function member(b: Buffer, i: number): number {
   return b[i] === 0x3a ? space(b, i + 1) : -1;
 }
 
-/** The index after the JSON value starting at `i`, or -1; nesting is kept on a stack, not recursion. */
+/**
+ * The index after the JSON value starting at `i`, or -1. One loop over the bytes with the open
+ * containers on a byte stack: no recursion and no call per token but for strings and numbers, as
+ * it runs over every byte of answers tens of megabytes long.
+ */
 function value(b: Buffer, i: number): number {
-  const stack: number[] = [];
+  const n = b.length;
+  let depth = 0;
   for (;;) {
-    const c = b[i];
-    if (c === 0x7b) {
+    const c = i < n ? (b[i] as number) : -1;
+    if (c === 0x22) i = string(b, i);
+    else if (c === 0x7b || c === 0x5b) {
       i = space(b, i + 1);
-      if (b[i] === 0x7d) i++;
+      // The closing byte is two above the opening one: { } and [ ].
+      if (b[i] === c + 2) i++;
       else {
-        stack.push(OBJECT);
-        i = member(b, i);
-        if (i < 0) return -1;
+        if (depth === open.length) {
+          const grown = new Uint8Array(depth * 2);
+          grown.set(open);
+          open = grown;
+        }
+        open[depth++] = c;
+        if (c === 0x7b) {
+          i = member(b, i);
+          if (i < 0) return -1;
+        }
         continue;
       }
-    } else if (c === 0x5b) {
-      i = space(b, i + 1);
-      if (b[i] === 0x5d) i++;
-      else {
-        stack.push(ARRAY);
-        continue;
-      }
-    } else if (c === 0x22) i = string(b, i);
-    else if (c === 0x2d || (c !== undefined && c >= 0x30 && c <= 0x39)) i = number(b, i);
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) i = number(b, i);
     else if (c === 0x74) i = word(b, i, 'true');
     else if (c === 0x66) i = word(b, i, 'false');
     else if (c === 0x6e) i = word(b, i, 'null');
@@ -158,17 +170,18 @@ function value(b: Buffer, i: number): number {
     if (i < 0) return -1;
     // After a value: close finished containers, or move on to the next item or member.
     for (;;) {
-      const top = stack[stack.length - 1];
-      if (top === undefined) return i;
+      if (depth === 0) return i;
       i = space(b, i);
-      if (b[i] === 0x2c) {
+      const top = open[depth - 1] as number;
+      const d = b[i];
+      if (d === 0x2c) {
         i = space(b, i + 1);
-        if (top === OBJECT) i = member(b, i);
+        if (top === 0x7b) i = member(b, i);
         if (i < 0) return -1;
         break;
       }
-      if (b[i] !== (top === OBJECT ? 0x7d : 0x5d)) return -1;
-      stack.pop();
+      if (d !== top + 2) return -1;
+      depth--;
       i++;
     }
   }
