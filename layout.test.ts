@@ -52,6 +52,31 @@ function areaOf(path: string): string {
 
 const isTest = (file: string) => /\.(test|spec)\.tsx?$/.test(file);
 
+/** What the machine process runs, and what of the rest it may import directly (relative to the root). */
+const MACHINE_PROCESS = join(ROOT, 'server', 'machine', 'process');
+const MACHINE_PROCESS_SHARES = [
+  'server/machine/process',
+  'engine',
+  'server/http',
+  'server/log.ts',
+  'server/config.ts',
+].map((path) => path.split('/').join(sep));
+
+/** Every source file reached from `files` through relative imports (type-only ones included). */
+function reachableFrom(files: string[]): Set<string> {
+  const seen = new Set<string>();
+  const queue = [...files];
+  for (let file = queue.pop(); file !== undefined; file = queue.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const { specifier } of importsOf(file)) {
+      const target = resolve(dirname(file), specifier);
+      if (specifier.startsWith('.') && /\.tsx?$/.test(target)) queue.push(target);
+    }
+  }
+  return seen;
+}
+
 describe('import rules (DESIGN.md)', () => {
   for (const area of AREAS) {
     it(`${area}/ imports only what it may`, () => {
@@ -77,6 +102,32 @@ describe('import rules (DESIGN.md)', () => {
       expect(problems).toEqual([]);
     });
   }
+
+  it('the machine process imports nothing of the core beyond what it shares', () => {
+    // The machine process (server/machine/process/) runs apart from the core so that nothing the
+    // core does delays an e-stop. Of our code it shares only the engine, the doors' HTTP kit, the
+    // logger and the configuration; the core's side of the machine (link, spawn, forwarding) and
+    // test support stay out of it. Its own tests may start it through the link.
+    const problems: string[] = [];
+    for (const file of sources(MACHINE_PROCESS).filter((file) => !isTest(file))) {
+      for (const { specifier } of importsOf(file)) {
+        if (!specifier.startsWith('.')) continue;
+        const target = relative(ROOT, resolve(dirname(file), specifier));
+        if (!MACHINE_PROCESS_SHARES.some((allowed) => target === allowed || target.startsWith(`${allowed}/`)))
+          problems.push(`${relative(ROOT, file)} → ${specifier}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // Nor through what it shares: nothing it reaches is the core's side of the machine.
+    const reached = reachableFrom(sources(MACHINE_PROCESS).filter((file) => !isTest(file)));
+    const coreSide = [...reached].filter(
+      (file) =>
+        dirname(file) === join(ROOT, 'server', 'machine') ||
+        file.includes(`${sep}machine${sep}testing${sep}`),
+    );
+    expect(coreSide.map((file) => relative(ROOT, file))).toEqual([]);
+    expect(reached).toContain(join(ROOT, 'server', 'config.ts'));
+  });
 
   it('finds the imports it checks', () => {
     // Guards the checker itself: a regex that matched nothing would pass every rule above.

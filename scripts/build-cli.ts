@@ -2,8 +2,8 @@
 // simulate) and e-stop, the `towpath-bridge` command line and the machine process as ES module
 // bundles, dist/cli/<name>.mjs (what only some commands use, such as the MCP server, split into
 // chunks loaded on demand), each starting with the list of the sources it was built from (path,
-// size, mtime). bin/towpath.mjs, bin/towpath-bridge.mjs, server/cli/main.ts and the machine link
-// (server/machine/supervisor.ts) use a bundle only while every listed source is unchanged
+// size, mtime). bin/towpath.mjs, bin/towpath-bridge.mjs, server/cli/main.ts and the machine link's start
+// (server/machine/spawn.ts) use a bundle only while every listed source is unchanged
 // (bridge/fresh-bundle.ts), else the sources. Measured on the 2-core dev machine: a bundle starts
 // in about a third of the CPU time of the modules it replaces (no per-file type stripping, no
 // module resolution).

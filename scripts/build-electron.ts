@@ -1,7 +1,7 @@
 // Bundles the Electron main process, the machine process and the preload script into
 // dist/electron/. Node runs our .ts sources directly everywhere else; Electron's loader does not,
 // so its entry points are bundled. The machine process is forked from the main process with
-// ELECTRON_RUN_AS_NODE=1 (server/machine/supervisor.ts finds `machine.js` beside `main.js`); the
+// ELECTRON_RUN_AS_NODE=1 (server/machine/spawn.ts finds `machine.js` beside `main.js`); the
 // winding door's planner threads run `planner-thread.js` from beside it too (planner-threads.ts).
 import { build } from 'esbuild';
 

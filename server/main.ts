@@ -9,7 +9,7 @@ import { createPathPolicy } from './http/paths.ts';
 import { buildLanDoor } from './lan/door.ts';
 import { createCoreLogger, type Logger } from './log.ts';
 import { signedInUser } from './machine/forward.ts';
-import { MachineLink } from './machine/supervisor.ts';
+import { MachineLink } from './machine/link.ts';
 import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
 import { OutputFolders } from './winding/output-folders.ts';

@@ -2,7 +2,7 @@
 // the round-trip floor of the same link, emergency-stop latency, and host CPU per streamed line; then
 // the machine process end to end with the core under load (machine-process.ts).
 import { prepareProgram } from '../../engine/machine/program.ts';
-import { MachineController } from '../../server/machine/controller.ts';
+import { MachineController } from '../../server/machine/process/controller.ts';
 import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
 import { machineProcessBench } from './machine-process.ts';

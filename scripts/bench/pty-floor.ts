@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 import { frameLine, SYNC_FRAME } from '../../engine/machine/program.ts';
-import { openSerialPort } from '../../server/machine/serial-transport.ts';
+import { openSerialPort } from '../../server/machine/process/serial-transport.ts';
 import { autogroupNice, leadsSession } from '../../server/testing/nice.ts';
 import { REPO_ROOT } from '../../server/testing/process.ts';
 

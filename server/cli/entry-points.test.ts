@@ -168,10 +168,10 @@ describe('the entry points of a checkout', () => {
     expect(bundled.filter((m) => !m.startsWith('dist/'))).toEqual([]);
     expect(bundled).toContain('dist/cli/machine.mjs');
 
-    await appendFile(join(checkout, 'server', 'machine', 'controller.ts'), '\n// edited after the build\n');
+    await appendFile(join(checkout, 'server', 'machine', 'process', 'controller.ts'), '\n// edited after the build\n');
     const sources = await startMachineProcess(entry);
     expect(sources).toContain('server/machine/process/entry.ts');
-    expect(sources).toContain('server/machine/controller.ts');
+    expect(sources).toContain('server/machine/process/controller.ts');
   }, 120_000);
 
   it.runIf(systemNodeMajor() !== undefined && (systemNodeMajor() as number) < 22)(

@@ -4,7 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { prepareProgram } from '../../engine/machine/program.ts';
-import { openSerialPort } from '../machine/serial-transport.ts';
+import { openSerialPort } from '../machine/process/serial-transport.ts';
 import type { FakeMarlinOptions } from '../machine/testing/fake-marlin.ts';
 import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';

@@ -11,9 +11,9 @@ import { DEFAULT_BAUD_RATE } from '../../engine/machine/host.ts';
 import { type Program, ProgramError } from '../../engine/machine/program.ts';
 import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
 import { dataDirOf } from '../data-dir-default.ts';
-import { loadProgram, MachineController, type MachineControllerOptions } from '../machine/controller.ts';
+import { loadProgram, MachineController, type MachineControllerOptions } from '../machine/process/controller.ts';
 import { processAlive, readMachineFile } from '../machine/process/machine-file.ts';
-import { MachineLink, MachineUnavailableError } from '../machine/supervisor.ts';
+import { MachineLink, MachineUnavailableError } from '../machine/link.ts';
 import {
   type CliIo,
   type Command,

@@ -11,8 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import { makeTempDir, startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 import { VERSION } from '../version.ts';
+import { STARTING_MESSAGE } from './link.ts';
 import { processAlive, readMachineFile } from './process/machine-file.ts';
-import { STARTING_MESSAGE } from './supervisor.ts';
 
 const GATED_ENTRY = new URL('./testing/gated-entry.ts', import.meta.url).pathname;
 

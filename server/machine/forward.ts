@@ -19,7 +19,7 @@ import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/prin
 import type { SessionTokens } from '../auth/sessions.ts';
 import type { Store } from '../db/store.ts';
 import { type ClientAddresses, loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
-import { MachineUnavailableError } from './supervisor.ts';
+import { MachineUnavailableError } from './link.ts';
 
 export interface MachineForwardOptions {
   /**

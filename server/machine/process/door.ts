@@ -9,9 +9,9 @@ import { createHttpApp } from '../../http/app.ts';
 import { requestGuards } from '../../http/guards.ts';
 import { healthRoute } from '../../http/health.ts';
 import type { Logger } from '../../log.ts';
-import type { MachineController } from '../controller.ts';
-import { type CoreAttachments, machineRoutes } from '../routes.ts';
+import type { MachineController } from './controller.ts';
 import { estopSocket } from './estop-socket.ts';
+import { type CoreAttachments, machineRoutes } from './routes.ts';
 
 /** How long a browser may reuse a CORS preflight (Chromium caps it at two hours). */
 export const PREFLIGHT_MAX_AGE_S = 7200;

@@ -1,7 +1,7 @@
 // The machine process: the one machine controller (serial port, Marlin host, job, events) and its
 // door, in a process of its own so that nothing the core does (GraphQL, planning, validating a big
 // `.wind`) delays an e-stop, and a job keeps running if the core exits, crashes or restarts.
-// Started by a core (supervisor.ts) with `child_process.fork`, detached from the core's process
+// Started by a core (../spawn.ts) with `child_process.fork`, detached from the core's process
 // group; it records itself in `<data dir>/machine.json` once its door listens and exits when no
 // job has run and no core has been attached for IDLE_EXIT_MS.
 //
@@ -12,7 +12,7 @@ import type { HostTimings } from '../../../engine/machine/host.ts';
 import { loadConfig } from '../../config.ts';
 import { Door } from '../../http/door.ts';
 import { createLogger } from '../../log.ts';
-import { MachineController } from '../controller.ts';
+import { MachineController } from './controller.ts';
 import { buildMachineDoor } from './door.ts';
 import { EventLog } from './event-log.ts';
 import { removeMachineFile, writeMachineFile } from './machine-file.ts';
@@ -23,7 +23,7 @@ export const IDLE_EXIT_MS = 60_000;
 const { values } = parseArgs({ options: { timings: { type: 'string' } } });
 const timings = values.timings ? (JSON.parse(values.timings) as Partial<HostTimings>) : undefined;
 
-// Its settings come from the environment the starting core gave it (supervisor.ts).
+// Its settings come from the environment the starting core gave it (../spawn.ts).
 const config = loadConfig();
 const logger = createLogger(config.logLevel).child({ process: 'machine' });
 const dataDir = config.dataDir;

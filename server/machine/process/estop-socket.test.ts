@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ESTOP_SOCKET_MESSAGE, ESTOP_SOCKET_ROUTE } from '../../../engine/machine/door.ts';
 import { createMemoryLink } from '../../../engine/machine/transport.ts';
-import { MachineController } from '../controller.ts';
 import { FakeMarlin } from '../testing/fake-marlin.ts';
+import { MachineController } from './controller.ts';
 import { buildMachineDoor } from './door.ts';
 import { WRONG_MESSAGE_CODE } from './estop-socket.ts';
 

@@ -15,7 +15,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import { ESTOP_SOCKET_MESSAGE, ESTOP_SOCKET_ROUTE } from '../../../engine/machine/door.ts';
 import { CROSS_ORIGIN, isHostAllowed, MISDIRECTED } from '../../http/guards.ts';
 import { refuseUpgrade } from '../../http/upgrade-refusal.ts';
-import type { MachineController } from '../controller.ts';
+import type { MachineController } from './controller.ts';
 
 /** Close code for a message that is not the e-stop (RFC 6455 §7.4.1: policy violation). */
 export const WRONG_MESSAGE_CODE = 1008;

@@ -10,7 +10,7 @@ import type { MachineEvent } from '../../../engine/machine/types.ts';
 import { autogroupNice, mayRaiseTo, threadNice } from '../../testing/nice.ts';
 import { startNode } from '../../testing/process.ts';
 import { makeTempDir, startTestWorkstation } from '../../testing/workstation.ts';
-import { MachineLink } from '../supervisor.ts';
+import { MachineLink } from '../link.ts';
 import { attachFakeMarlin } from '../testing/fake-marlin-port.ts';
 import { createPtyPair } from '../testing/pty-pair.ts';
 import { EVENT_LOG_FILE } from './event-log.ts';

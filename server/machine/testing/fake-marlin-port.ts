@@ -3,7 +3,7 @@
 // from its own serial interrupt, not after a hand-off to a thread pool, and a slower far end would
 // make every round trip of a test or benchmark pay for the fixture.
 import type { Transport } from '../../../engine/machine/transport.ts';
-import { openSerialPort } from '../serial-transport.ts';
+import { openSerialPort } from '../process/serial-transport.ts';
 import { FakeMarlin, type FakeMarlinOptions } from './fake-marlin.ts';
 
 export interface FakeMarlinOnPort {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MachineError } from '../../../engine/errors.ts';
 import { prepareProgram } from '../../../engine/machine/program.ts';
 import { HttpError } from '../../http/http-error.ts';
-import type { MachineLink } from '../../machine/supervisor.ts';
+import type { MachineLink } from '../../machine/link.ts';
 import { readBody } from '../body.ts';
 import { StreamRequest } from '../schemas.ts';
 

@@ -1,14 +1,14 @@
 // The real serial path: the machine controller opens one end of a socat pseudo-terminal pair with
 // `serialport`; the scripted fake Marlin answers on the other end.
 import { afterEach, describe, expect, it } from 'vitest';
-import { MachineError } from '../../engine/errors.ts';
-import { MachineStateError } from '../../engine/machine/errors.ts';
-import { type Program, prepareProgram } from '../../engine/machine/program.ts';
-import type { MachineEvent } from '../../engine/machine/types.ts';
+import { MachineError } from '../../../engine/errors.ts';
+import { MachineStateError } from '../../../engine/machine/errors.ts';
+import { type Program, prepareProgram } from '../../../engine/machine/program.ts';
+import type { MachineEvent } from '../../../engine/machine/types.ts';
+import type { FakeMarlin, FakeMarlinOptions, Reaction } from '../testing/fake-marlin.ts';
+import { attachFakeMarlin, type FakeMarlinOnPort } from '../testing/fake-marlin-port.ts';
+import { createPtyPair, type PtyPair } from '../testing/pty-pair.ts';
 import { MachineController } from './controller.ts';
-import type { FakeMarlin, FakeMarlinOptions, Reaction } from './testing/fake-marlin.ts';
-import { attachFakeMarlin, type FakeMarlinOnPort } from './testing/fake-marlin-port.ts';
-import { createPtyPair, type PtyPair } from './testing/pty-pair.ts';
 
 // The fake stays silent on open, so the boot wait is all idle time: keep it short here.
 const TIMINGS = { bootIdleMs: 50, syncTimeoutMs: 1000, identifyIdleMs: 1000, idleTimeoutMs: 2000 };

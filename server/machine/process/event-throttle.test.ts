@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../engine/machine/clock.ts';
-import type { MachineEvent } from '../../engine/machine/types.ts';
+import { ManualClock } from '../../../engine/machine/clock.ts';
+import type { MachineEvent } from '../../../engine/machine/types.ts';
 import { throttleProgress } from './event-throttle.ts';
 
 let seq = 0;

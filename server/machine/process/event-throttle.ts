@@ -3,8 +3,8 @@
 // events (state, errors, actions, logs) are never dropped and never overtake an earlier progress:
 // one that arrives behind a held-back progress waits for it (at most one interval), which keeps
 // the order of `seq` on the wire without letting a chatty controller push progress past the limit.
-import { type Clock, systemClock, type TimerHandle } from '../../engine/machine/clock.ts';
-import type { MachineEvent } from '../../engine/machine/types.ts';
+import { type Clock, systemClock, type TimerHandle } from '../../../engine/machine/clock.ts';
+import type { MachineEvent } from '../../../engine/machine/types.ts';
 
 const PROGRESS_INTERVAL_MS = 100;
 

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemoryLink } from '../../engine/machine/transport.ts';
-import { createHttpApp } from '../http/app.ts';
-import { makeTempDir } from '../testing/workstation.ts';
+import { createMemoryLink } from '../../../engine/machine/transport.ts';
+import { createHttpApp } from '../../http/app.ts';
+import { makeTempDir } from '../../testing/workstation.ts';
+import { FakeMarlin, type FakeMarlinOptions } from '../testing/fake-marlin.ts';
 import { MachineController } from './controller.ts';
 import { machineRoutes } from './routes.ts';
-import { FakeMarlin, type FakeMarlinOptions } from './testing/fake-marlin.ts';
 
 const apps: FastifyInstance[] = [];
 const machines: MachineController[] = [];

@@ -1,14 +1,10 @@
-// The core's side of the machine process: finds the running one through `<data dir>/machine.json`
-// or starts it (race-free: one starter at a time per data dir, through an exclusive lock file),
+// The core's side of the machine process: finds the running one or starts it (spawn.ts),
 // attaches to it with an events stream, keeps a mirror of its status, and restarts it if it dies,
 // saying at which line the job stopped. Every machine call of the core (the winding door's
 // `/stream/`, `towpath stream`, tests) goes through here; the LAN door forwards raw HTTP instead.
-import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { open, readFile, rename, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { MachineError } from '../../engine/errors.ts';
 import {
   CORE_ORIGINS_HEADER,
@@ -26,18 +22,14 @@ import { MachineStateError } from '../../engine/machine/errors.ts';
 import type { HostTimings } from '../../engine/machine/host.ts';
 import type { Program } from '../../engine/machine/program.ts';
 import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
-import { StartupError } from '../errors.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { Logger } from '../log.ts';
 import { machineFilePath, processAlive, readMachineFile } from './process/machine-file.ts';
+import { findOrStartMachineProcess, type MachineProcessSettings } from './spawn.ts';
 
-/** How long a core waits for a machine process to start (or for another core to start it). */
-const START_TIMEOUT_MS = 60_000;
-const POLL_MS = 50;
-const LOG_FILE = 'machine-process.log';
-const LOG_ROTATE_BYTES = 10 * 1024 * 1024;
-const LOCK_FILE = 'machine.lock';
 const JOB_POLL_MS = 100;
+/** How often a link whose events stream ended looks whether the machine process still lives. */
+const EXIT_POLL_MS = 50;
 
 export const CRASH_MESSAGE = 'Machine process ended unexpectedly';
 /** What machine calls answer while no machine process is attached yet (or again, after a crash). */
@@ -60,16 +52,7 @@ export interface MachineLinkOptions {
   dataDir: string;
   logger: Logger;
   /** The machine process's settings (it reads them from its environment, as config.ts does). */
-  settings: {
-    port: number;
-    /** MACHINE_PORT was set: the machine process must listen there or fail. */
-    portFixed?: boolean;
-    remoteControl: boolean;
-    allowedRoots: string[];
-    logLevel: string;
-    /** MACHINE_NICE; the machine process's own default when not given. */
-    nice?: number;
-  };
+  settings: MachineProcessSettings;
   /** Protocol timings for a machine process this core starts (tests shorten them). */
   timings?: Partial<HostTimings>;
   /** The LAN door's loopback origins, which the machine door then allows with CORS. */
@@ -81,21 +64,6 @@ export interface MachineLinkOptions {
 type Listener = (event: MachineEvent) => void;
 
 const IDLE_STATUS: MachineStatus = { state: 'idle', port: null, baudRate: null, controller: null, job: null };
-
-/**
- * The machine process's entry. In a checkout: its bundle, dist/cli/machine.mjs (scripts/build-cli.ts),
- * which starts in a fraction of the time of the sources it replaces and runs them instead itself
- * when any has changed since it was built; the .ts source when there is no bundle. Beside the
- * Electron bundle: `machine.js`.
- */
-export function machineEntryPath(): string {
-  const source = fileURLToPath(new URL('./process/entry.ts', import.meta.url));
-  if (existsSync(source)) {
-    const bundle = fileURLToPath(new URL('../../dist/cli/machine.mjs', import.meta.url));
-    return existsSync(bundle) ? bundle : source;
-  }
-  return join(dirname(fileURLToPath(import.meta.url)), 'machine.js');
-}
 
 export class MachineLink {
   private readonly options: MachineLinkOptions;
@@ -315,124 +283,22 @@ export class MachineLink {
     this.mirror = status;
   }
 
-  // --- finding, starting and watching the process --------------------------------------------
-
-  private async attachOrStart(): Promise<MachineFile> {
-    const { dataDir } = this.options;
-    const deadline = Date.now() + START_TIMEOUT_MS;
-    const lock = join(dataDir, LOCK_FILE);
-    while (Date.now() < deadline) {
-      if (this.stopped) throw new StartupError('the start was abandoned');
-      const running = await this.runningRecord();
-      if (running) return running;
-      let handle: Awaited<ReturnType<typeof open>> | undefined;
-      try {
-        handle = await open(lock, 'wx', 0o600);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        // Another core is starting it: wait for its machine.json, unless that core died meanwhile.
-        const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-        if (Number.isSafeInteger(holder) && holder > 0 && !processAlive(holder)) {
-          // A stale lock: moved aside by exactly one of the cores that found it.
-          await rename(lock, `${lock}.stale-${process.pid}`)
-            .then(() => rm(`${lock}.stale-${process.pid}`, { force: true }))
-            .catch(() => {});
-        } else await delay(POLL_MS);
-        continue;
-      }
-      try {
-        await handle.writeFile(String(process.pid));
-        await handle.close();
-        // Someone may have finished starting one between the check and the lock.
-        return (await this.runningRecord()) ?? (await this.spawn());
-      } finally {
-        await rm(lock, { force: true });
-      }
-    }
-    throw new StartupError(
-      'the machine process did not start within 60 s (see machine-process.log in the data dir)',
-    );
-  }
-
-  /** The recorded machine process, if it is alive and its door answers. */
-  private async runningRecord(): Promise<MachineFile | undefined> {
-    const record = await readMachineFile(this.options.dataDir);
-    if (!record || !processAlive(record.pid)) return undefined;
-    try {
-      const response = await fetch(`${record.url}/healthz`, { signal: AbortSignal.timeout(2000) });
-      return response.ok ? record : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private async spawn(): Promise<MachineFile> {
-    const { dataDir, settings, timings } = this.options;
-    const log = join(dataDir, LOG_FILE);
-    const size = await stat(log).then(
-      (s) => s.size,
-      () => 0,
-    );
-    if (size > LOG_ROTATE_BYTES) await rename(log, `${log}.1`).catch(() => {});
-    const output = await open(log, 'a', 0o600);
-    // Only what it needs: the core's secrets (JWT, pepper, keys) have no business in the machine process.
-    const temp = tmpdir();
-    const env: NodeJS.ProcessEnv = {
-      TMPDIR: temp,
-      TEMP: temp,
-      TMP: temp,
-      TOWPATH_DATA_DIR: dataDir,
-      ...(settings.portFixed === false ? {} : { MACHINE_PORT: String(settings.port) }),
-      MACHINE_REMOTE_CONTROL: settings.remoteControl ? '1' : '0',
-      WINDING_ALLOWED_ROOTS: settings.allowedRoots.join(process.platform === 'win32' ? ';' : ':'),
-      LOG_LEVEL: settings.logLevel,
-      ...(settings.nice === undefined ? {} : { MACHINE_NICE: String(settings.nice) }),
-    };
-    // Electron's own binary runs the entry as plain Node (see README: utilityProcess would end with the app).
-    if (process.versions.electron) env.ELECTRON_RUN_AS_NODE = '1';
-    let child: ChildProcess;
-    try {
-      child = fork(
-        this.options.entry ?? machineEntryPath(),
-        timings ? ['--timings', JSON.stringify(timings)] : [],
-        {
-          // Its own process group: a Ctrl-C or a SIGKILL of the core does not reach it.
-          detached: true,
-          stdio: ['ignore', output.fd, output.fd, 'ipc'],
-          env,
-          execArgv: [],
-        },
-      );
-    } finally {
-      await output.close();
-    }
-    this.child = child;
-    const record = await new Promise<MachineFile>((resolve, reject) => {
-      child.once('message', (message: { type?: string; url?: string; message?: string }) => {
-        if (message.type === 'ready' && message.url && child.pid)
-          resolve({ pid: child.pid, url: message.url });
-        else
-          reject(
-            new StartupError(`the machine process could not start: ${message.message ?? 'no reason given'}`),
-          );
-      });
-      child.once('exit', (code, signal) =>
-        reject(
-          new StartupError(
-            `the machine process exited while starting (${signal ?? `code ${code}`}); see ${log}`,
-          ),
-        ),
-      );
-      child.once('error', (error) =>
-        reject(new StartupError(`the machine process could not start: ${error.message}`)),
-      );
+  private attachOrStart(): Promise<MachineFile> {
+    const { dataDir, settings, timings, entry } = this.options;
+    return findOrStartMachineProcess({
+      dataDir,
+      logger: this.logger,
+      settings,
+      timings,
+      entry,
+      abandoned: () => this.stopped,
+      forked: (child) => {
+        this.child = child;
+      },
     });
-    // From here on the two processes live apart: no channel, no reference keeping the core alive.
-    child.disconnect();
-    child.unref();
-    this.logger.info({ pid: record.pid, url: record.url }, 'started the machine process');
-    return record;
   }
+
+  // --- finding, starting and watching the process --------------------------------------------
 
   /** Opens the events stream that attaches this core; resolves once the first status arrived. */
   attach(): Promise<void> {
@@ -505,7 +371,7 @@ export class MachineLink {
   /** The events stream ended: a passing hiccup (the process lives) or the process is gone. */
   private async lost(record: MachineFile) {
     const deadline = Date.now() + 5000;
-    while (processAlive(record.pid) && Date.now() < deadline) await delay(POLL_MS);
+    while (processAlive(record.pid) && Date.now() < deadline) await delay(EXIT_POLL_MS);
     if (this.stopped) return;
     if (processAlive(record.pid)) {
       await this.attach().catch(() => {});
@@ -542,10 +408,6 @@ function isStatus(value: unknown): value is MachineStatus {
 
 function causeOf(error: unknown): string {
   return (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-}
-
-function delay(ms: number) {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Reads a server-sent events body, calling `onEvent` for each named event until it ends. */

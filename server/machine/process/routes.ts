@@ -7,7 +7,7 @@
 // (json-spool.ts): this event loop must stay free for the e-stop.
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { MachineError } from '../../engine/errors.ts';
+import { MachineError } from '../../../engine/errors.ts';
 import {
   CORE_ORIGINS_HEADER,
   CORE_PID_HEADER,
@@ -18,14 +18,14 @@ import {
   MACHINE_ROUTES,
   type StreamResponse,
   streamRequest,
-} from '../../engine/machine/contract.ts';
-import { MachineStateError } from '../../engine/machine/errors.ts';
-import { ProgramError } from '../../engine/machine/program.ts';
-import type { MachineEvent } from '../../engine/machine/types.ts';
-import { loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
-import { HttpError } from '../http/http-error.ts';
-import { checkRequestPath, createPathPolicy } from '../http/paths.ts';
-import { openSse } from '../http/sse.ts';
+} from '../../../engine/machine/contract.ts';
+import { MachineStateError } from '../../../engine/machine/errors.ts';
+import { ProgramError } from '../../../engine/machine/program.ts';
+import type { MachineEvent } from '../../../engine/machine/types.ts';
+import { loopbackOnly, SOCKET_ADDRESSES } from '../../http/client-address.ts';
+import { HttpError } from '../../http/http-error.ts';
+import { checkRequestPath, createPathPolicy } from '../../http/paths.ts';
+import { openSse } from '../../http/sse.ts';
 import { loadProgram, type MachineController } from './controller.ts';
 import { throttleProgress } from './event-throttle.ts';
 import { type SpooledBody, spoolJsonBody } from './json-spool.ts';

@@ -4,7 +4,7 @@
 // loop the moment the descriptor is readable.
 import { readSync, writeSync } from 'node:fs';
 import type { SerialPort } from 'serialport';
-import type { Transport, TransportOpener } from '../../engine/machine/transport.ts';
+import type { Transport, TransportOpener } from '../../../engine/machine/transport.ts';
 import { AGAIN, WriteQueue } from './write-queue.ts';
 
 const CLOSE_FLUSH_MS = 500;

@@ -3,13 +3,18 @@
 // serial port and one job at a time.
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import type { Clock } from '../../engine/machine/clock.ts';
-import { MachineStateError } from '../../engine/machine/errors.ts';
-import { BUSY_MESSAGE, DEFAULT_BAUD_RATE, type HostTimings, MarlinHost } from '../../engine/machine/host.ts';
-import { type Program, ProgramError, prepareProgram } from '../../engine/machine/program.ts';
-import type { TransportOpener } from '../../engine/machine/transport.ts';
-import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
-import type { Logger } from '../log.ts';
+import type { Clock } from '../../../engine/machine/clock.ts';
+import { MachineStateError } from '../../../engine/machine/errors.ts';
+import {
+  BUSY_MESSAGE,
+  DEFAULT_BAUD_RATE,
+  type HostTimings,
+  MarlinHost,
+} from '../../../engine/machine/host.ts';
+import { type Program, ProgramError, prepareProgram } from '../../../engine/machine/program.ts';
+import type { TransportOpener } from '../../../engine/machine/transport.ts';
+import type { JobOutcome, MachineEvent, MachineStatus } from '../../../engine/machine/types.ts';
+import type { Logger } from '../../log.ts';
 import { listSerialPorts, type SerialPortList } from './ports.ts';
 import { openSerialPort } from './serial-transport.ts';
 

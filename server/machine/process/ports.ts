@@ -2,9 +2,9 @@
 // `udevadm`); where that fails the device files are still worth showing, with a warning.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SerialPortInfo, SerialPortList } from '../../engine/machine/contract.ts';
+import type { SerialPortInfo, SerialPortList } from '../../../engine/machine/contract.ts';
 
-export type { SerialPortInfo, SerialPortList } from '../../engine/machine/contract.ts';
+export type { SerialPortInfo, SerialPortList } from '../../../engine/machine/contract.ts';
 
 export interface PortListing {
   /** The detailed OS listing. */

@@ -1,10 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ProgramError } from '../../engine/machine/program.ts';
-import { makeTempDir, startTestWorkstation } from '../testing/workstation.ts';
+import { ProgramError } from '../../../engine/machine/program.ts';
+import { makeTempDir, startTestWorkstation } from '../../testing/workstation.ts';
+import { MachineLink } from '../link.ts';
 import { loadProgram, MachineController } from './controller.ts';
-import { MachineLink } from './supervisor.ts';
 
 describe('machine controller', () => {
   it('dry-runs a program without opening any port', async () => {

@@ -9,8 +9,8 @@ import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { SIMPLE_ESCAPES } from '../../engine/wind/json-decoder.ts';
-import { HttpError } from '../http/http-error.ts';
+import { SIMPLE_ESCAPES } from '../../../engine/wind/json-decoder.ts';
+import { HttpError } from '../../http/http-error.ts';
 
 /** Small fields longer than this are refused: only the spooled field may be large. */
 const MAX_SMALL_FIELD = 64 * 1024;
