@@ -17,6 +17,16 @@ export const DOCUMENT_FIELDS = [
   'settings',
 ] as const satisfies readonly (keyof DashboardDocument)[];
 
+/** The values §1 gives the fields a document may leave out (`title` and `version` have none). */
+export const DOCUMENT_DEFAULTS = {
+  image: null,
+  datasources: [],
+  columns: 3,
+  width: 'md',
+  panes: [],
+  settings: {},
+} as const;
+
 export const DATASOURCE_TYPES = ['http', 'sse', 'websocket', 'mqtt', 'static', 'clock', 'machine'] as const;
 export type DatasourceType = (typeof DATASOURCE_TYPES)[number];
 

@@ -4,6 +4,7 @@
 import { isBinding, isFieldPath, isTemplate } from '../../engine/dashboard/bindings.ts';
 import {
   DATASOURCE_TYPES,
+  DOCUMENT_DEFAULTS,
   DOCUMENT_FIELDS,
   FORMATS,
   ID,
@@ -18,16 +19,7 @@ export class DocumentError extends Error {
   override name = 'DocumentError';
 }
 
-export { DOCUMENT_FIELDS };
-
-export const DOCUMENT_DEFAULTS = {
-  image: null,
-  datasources: [],
-  columns: 3,
-  width: 'md',
-  panes: [],
-  settings: {},
-} as const;
+export { DOCUMENT_DEFAULTS, DOCUMENT_FIELDS };
 
 const LONG_TEXT = 65536;
 

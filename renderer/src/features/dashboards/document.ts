@@ -5,6 +5,7 @@
 import {
   type DashboardDocument,
   type Datasource,
+  DOCUMENT_DEFAULTS,
   DOCUMENT_FIELDS,
   ID,
   isObject,
@@ -52,8 +53,8 @@ export function documentOf(source: Record<string, unknown>): DashboardDocument {
     version: typeof source.version === 'string' && source.version ? source.version : WRITER,
     image: typeof source.image === 'string' ? source.image : null,
     datasources: Array.isArray(source.datasources) ? (source.datasources as Datasource[]) : [],
-    columns: typeof source.columns === 'number' ? source.columns : 3,
-    width: typeof source.width === 'string' ? source.width : 'md',
+    columns: typeof source.columns === 'number' ? source.columns : DOCUMENT_DEFAULTS.columns,
+    width: typeof source.width === 'string' ? source.width : DOCUMENT_DEFAULTS.width,
     panes: Array.isArray(source.panes) ? (source.panes as Pane[]) : [],
     settings: isObject(source.settings) ? (source.settings as Settings) : {},
   };
