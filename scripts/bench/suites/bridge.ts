@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startFakeHost } from '../../bridge/fake-host/server.ts';
-import { connectMcp } from '../../bridge/test-support.ts';
-import { type Bench, bestAndMedian, reportTimes } from './report.ts';
+import { startFakeHost } from '../../../bridge/fake-host/server.ts';
+import { connectMcp } from '../../../bridge/test-support.ts';
+import { type Bench, bestAndMedian, reportTimes } from '../support/report.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SIDECAR = `${ROOT}dist/sidecar/towpath-bridge`;
 const RUNS = 9;
 

@@ -10,8 +10,8 @@
 // the pseudo-terminal, the job ran at 7,000+ lines/s and became a CPU load of its own, which no
 // real winder produces, and which the machine process's raised priority (MACHINE_NICE) then took
 // from the benchmark's `towpath estop` spawns.
-import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
-import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
+import { attachFakeMarlin } from '../../../server/machine/testing/fake-marlin-port.ts';
+import { createPtyPair } from '../../../server/machine/testing/pty-pair.ts';
 
 const pair = await createPtyPair(30_000);
 const { fake, close } = await attachFakeMarlin(pair.far, { ackDelayMs: 1 });

@@ -1,13 +1,13 @@
 // Machine streaming over a socat pseudo-terminal pair (spec/winding.md §6.6): host lines/s against
 // the round-trip floor of the same link, emergency-stop latency, and host CPU per streamed line; then
-// the machine process end to end with the core under load (machine-process.ts).
-import { prepareProgram } from '../../engine/machine/program.ts';
-import { MachineController } from '../../server/machine/process/controller.ts';
-import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
-import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
-import { machineProcessBench } from './machine-process.ts';
-import { command, LINES, roundTripFloor, startFakeProcess } from './pty-floor.ts';
-import { type Bench, median, pairedRatios } from './report.ts';
+// the machine process end to end with the core under load (support/machine-process.ts).
+import { prepareProgram } from '../../../engine/machine/program.ts';
+import { MachineController } from '../../../server/machine/process/controller.ts';
+import { attachFakeMarlin } from '../../../server/machine/testing/fake-marlin-port.ts';
+import { createPtyPair } from '../../../server/machine/testing/pty-pair.ts';
+import { machineProcessBench } from '../support/machine-process.ts';
+import { command, LINES, roundTripFloor, startFakeProcess } from '../support/pty-floor.ts';
+import { type Bench, median, pairedRatios } from '../support/report.ts';
 
 /** Measured rounds of the streaming figures (after one warm-up round); see pairedRatios. */
 const ROUNDS = 9;

@@ -2,9 +2,9 @@
 // pairs on a real workstation, each pair within the quota (the injected clock moves an hour ahead
 // before each pair), alternating which of the two goes first. Targets: medians within 10 % of each
 // other, and neither slower in more than 65 % of the pairs.
-import { TEST_ARGON2_COST } from '../../server/testing/argon2.ts';
-import { type Bench, median } from './report.ts';
-import { withWorkstation } from './workstation.ts';
+import { TEST_ARGON2_COST } from '../../../server/testing/argon2.ts';
+import { type Bench, median } from '../support/report.ts';
+import { withWorkstation } from '../support/workstation.ts';
 
 const PAIRS = 200;
 const WARMUP_PAIRS = 20;

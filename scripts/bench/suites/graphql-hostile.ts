@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
-import { loadConfig } from '../../server/config.ts';
-import { startWorkstation } from '../../server/main.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { startWorkstation } from '../../../server/main.ts';
 import {
   FULL_FLOOD,
   fieldsDocument,
@@ -17,9 +17,9 @@ import {
   MAXIMUM_DOCUMENT,
   peakRssMb,
   percentile,
-} from '../../server/testing/document-flood.ts';
-import { startNode } from '../../server/testing/process.ts';
-import type { Bench } from './report.ts';
+} from '../../../server/testing/document-flood.ts';
+import { startNode } from '../../../server/testing/process.ts';
+import type { Bench } from '../support/report.ts';
 
 /** Peak RSS of the core under the flood (issue target). */
 const PEAK_RSS_TARGET_MB = 400;

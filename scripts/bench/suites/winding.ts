@@ -5,13 +5,13 @@ import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { planChunks } from '../../engine/plan/index.ts';
-import { loadConfig } from '../../server/config.ts';
-import { startWorkstation } from '../../server/main.ts';
-import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
-import { readWindDefinition } from '../../server/winding/input-file.ts';
-import { postLoad } from './load.ts';
-import type { Bench } from './report.ts';
+import { planChunks } from '../../../engine/plan/index.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { startWorkstation } from '../../../server/main.ts';
+import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
+import { readWindDefinition } from '../../../server/winding/input-file.ts';
+import { postLoad } from '../support/load.ts';
+import type { Bench } from '../support/report.ts';
 
 const CLIENTS = 8;
 

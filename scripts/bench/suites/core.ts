@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadConfig } from '../../server/config.ts';
-import { startWorkstation } from '../../server/main.ts';
-import type { Bench } from './report.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { startWorkstation } from '../../../server/main.ts';
+import type { Bench } from '../support/report.ts';
 
 export const bench: Bench = async (report) => {
   const dataDir = await mkdtemp(join(tmpdir(), 'towpath-bench-'));

@@ -6,9 +6,9 @@
 // does about 6 MB/s), preview geometry ≥ 2,000,000 vertices/s.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GcodeSimulator, PreviewBuilder } from '../../engine/gcode/index.ts';
-import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
-import type { Bench } from './report.ts';
+import { GcodeSimulator, PreviewBuilder } from '../../../engine/gcode/index.ts';
+import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
+import type { Bench } from '../support/report.ts';
 
 const CASES = ['multi_layer', 'avbay_single', 'conf_valid_multilayer', 'sized_simple_cylinder'];
 const TARGET_BYTES = 10 * 1024 * 1024;

@@ -8,19 +8,19 @@
 // And the job's lines/s through the machine process against the PTY's round-trip floor with the
 // core under load. The load comes from a process of its own (core-load-child.ts), as it does from
 // LAN clients: the benchmark process's event loop only presses, spawns and reads the controller.
-// Used by machine.ts.
+// Used by suites/machine.ts.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
-import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
-import type { WindDefinition } from '../../engine/wind/types.ts';
-import { readMachineFile } from '../../server/machine/process/machine-file.ts';
-import { autogroupNice } from '../../server/testing/nice.ts';
-import { REPO_ROOT, startNode } from '../../server/testing/process.ts';
-import { benchDefinition } from './plan.ts';
+import { MACHINE_ROUTES } from '../../../engine/machine/contract.ts';
+import type { WindDefinition } from '../../../engine/wind/types.ts';
+import { readMachineFile } from '../../../server/machine/process/machine-file.ts';
+import { autogroupNice } from '../../../server/testing/nice.ts';
+import { REPO_ROOT, startNode } from '../../../server/testing/process.ts';
+import { benchDefinition } from './definitions.ts';
 import { command, LINES, matchPriority, startFakeProcess, startFloorProcess } from './pty-floor.ts';
 import { overallRate, pairedRatios, type Report } from './report.ts';
 
@@ -91,7 +91,7 @@ const tenMillionLines: WindDefinition = {
 
 /** Keeps the core busy from a process of its own (core-load-child.ts) until the returned stop. */
 async function busyCore(kind: Exclude<LoadName, 'idle'>, url: string, path?: string) {
-  const load = startNode('scripts/bench/core-load-child.ts', [kind, url, ...(path ? [path] : [])]);
+  const load = startNode('scripts/bench/support/core-load-child.ts', [kind, url, ...(path ? [path] : [])]);
   await load.waitFor(/busy/);
   return async () => {
     load.child.kill('SIGTERM');
@@ -171,7 +171,7 @@ export async function machineProcessBench(report: Report) {
       // In a session of its own, as startFakeProcess's: a controller is a computer of its own, and in
       // the benchmark's session its answers to the streaming job would take the CPU share that the
       // `towpath estop` process spawned there needs (at nice 0, so it sees M112 no sooner).
-      const controller = startNode('scripts/bench/estop-marlin-child.ts', [], {}, { detached: true });
+      const controller = startNode('scripts/bench/support/estop-marlin-child.ts', [], {}, { detached: true });
       let child: ChildProcess | undefined;
       try {
         const [, port] = (await controller.waitFor(/port (\S+)/)) as [string, string];

@@ -7,34 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WindDefinition } from '../../engine/wind/types.ts';
-import { helicalLayer } from '../../server/testing/wind.ts';
-import type { Bench } from './report.ts';
-
-/** 26 circuits × 2 passes × ~7000 lines per helical layer: about 1.09 million lines in all. */
-export const benchDefinition: WindDefinition = {
-  schemaVersion: '1.0',
-  mandrelParameters: { diameter: 70, windLength: 7000, endDiameter: null },
-  towParameters: { width: 7, thickness: 0.5 },
-  defaultFeedRate: 9000,
-  layers: [
-    helicalLayer(35, 180),
-    { windType: 'hoop', terminal: false },
-    helicalLayer(35, 360),
-    helicalLayer(30, 180),
-  ],
-};
-
-/** Three helical layers on a 7 m cone reducing from 70 to 40 mm: about 2.35 million lines. */
-export const coneBenchDefinition: WindDefinition = {
-  ...benchDefinition,
-  schemaVersion: '1.1',
-  mandrelParameters: { diameter: 70, windLength: 7000, endDiameter: 40 },
-  layers: [helicalLayer(30, 180), helicalLayer(30, 360), helicalLayer(30, 180)],
-};
-
-/** The Python reference planner's throughput on this benchmark, as measured when it was written. */
-export const REFERENCE_PLANNER_LINES_PER_S = 77_000;
+import type { WindDefinition } from '../../../engine/wind/types.ts';
+import { benchDefinition, coneBenchDefinition } from '../support/definitions.ts';
+import type { Bench } from '../support/report.ts';
 
 interface ChildResult {
   lines: number;
@@ -45,7 +20,7 @@ interface ChildResult {
 
 /** Best of three child runs for throughput (the machine is shared); peak RSS is the worst of them. */
 function planInChild(definition: WindDefinition, output: string): { best: ChildResult; peak: number } {
-  const child = new URL('./plan-child.ts', import.meta.url).pathname;
+  const child = new URL('../support/plan-child.ts', import.meta.url).pathname;
   let best: ChildResult | null = null;
   let peak = 0;
   for (let run = 0; run < 3; run++) {

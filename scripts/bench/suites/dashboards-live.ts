@@ -1,16 +1,16 @@
 // A value published to a real Mosquitto until a signed-in viewer's widget shows it in Chromium, the
 // whole way through the realtime gateway and the page's datasource hub (issue 16: within 1 s).
 // Values are published one at a time, each once the previous one is on screen.
-import { gql } from '../../server/testing/graphql.ts';
+import { gql } from '../../../server/testing/graphql.ts';
 import {
   createMqttDashboard,
   delayUntilShown,
   LIVE_TOPIC,
   LIVE_WIDGET,
   shownAs,
-} from '../../server/testing/live-dashboard.ts';
-import { startLiveStack } from './live-stack.ts';
-import type { Bench } from './report.ts';
+} from '../../../server/testing/live-dashboard.ts';
+import { startLiveStack } from '../support/live-stack.ts';
+import type { Bench } from '../support/report.ts';
 
 const EMAIL = 'bench-live@towpath.test';
 const PASSWORD = 'Bench-passw0rd!x';

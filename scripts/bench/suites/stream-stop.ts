@@ -5,11 +5,11 @@
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { systemClock } from '../../engine/machine/clock.ts';
-import { attachFakeMarlin } from '../../server/machine/testing/fake-marlin-port.ts';
-import { createPtyPair } from '../../server/machine/testing/pty-pair.ts';
-import { towpathOnTerminal } from '../../server/testing/terminal.ts';
-import type { Bench } from './report.ts';
+import { systemClock } from '../../../engine/machine/clock.ts';
+import { attachFakeMarlin } from '../../../server/machine/testing/fake-marlin-port.ts';
+import { createPtyPair } from '../../../server/machine/testing/pty-pair.ts';
+import { towpathOnTerminal } from '../../../server/testing/terminal.ts';
+import type { Bench } from '../support/report.ts';
 
 const RUNS = 3;
 

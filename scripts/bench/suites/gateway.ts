@@ -9,19 +9,19 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import mqtt from 'mqtt';
 import { pino } from 'pino';
-import { loadConfig } from '../../server/config.ts';
-import { startWorkstation } from '../../server/main.ts';
-import { startCore } from '../../server/testing/core.ts';
-import { gql } from '../../server/testing/graphql.ts';
-import { startMosquitto } from '../../server/testing/mosquitto.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { startWorkstation } from '../../../server/main.ts';
+import { startCore } from '../../../server/testing/core.ts';
+import { gql } from '../../../server/testing/graphql.ts';
+import { startMosquitto } from '../../../server/testing/mosquitto.ts';
 import {
   connectRealtime,
   eventually,
   GATEWAY_TEST_LIMITS,
   type RealtimeClient,
   startSseServer,
-} from '../../server/testing/realtime.ts';
-import type { Bench } from './report.ts';
+} from '../../../server/testing/realtime.ts';
+import type { Bench } from '../support/report.ts';
 
 const ADMIN = { email: 'bench@towpath.test', password: 'Str0ng-password!' };
 const SUBSCRIBERS = Number(process.env.BENCH_GATEWAY_SUBSCRIBERS ?? 200);

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { processExists } from '../../server/process-exists.ts';
+import { processExists } from '../../../server/process-exists.ts';
 
 /** Linux: the process has exited and only its exit status is left (state Z in /proc). */
 function isZombie(pid: number): boolean {
@@ -17,10 +17,10 @@ function isZombie(pid: number): boolean {
   }
 }
 
-import { benchDefinition } from './plan.ts';
-import type { Bench } from './report.ts';
+import { benchDefinition } from '../support/definitions.ts';
+import type { Bench } from '../support/report.ts';
 
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const RUNNING = /is running\. Open (http:\/\/[^/]+)\/ \(winding door (http:\/\/[^)]+)\)/;
 
 async function until(check: () => boolean): Promise<void> {

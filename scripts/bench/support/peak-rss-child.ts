@@ -1,4 +1,4 @@
-// Loaded into a measured command with `node --import` (scripts/bench/startup.ts): at exit, writes
+// Loaded into a measured command with `node --import` (scripts/bench/suites/startup.ts): at exit, writes
 // the process's peak resident memory in KiB to TOWPATH_BENCH_RSS_OUT. VmHWM on Linux belongs to
 // this process image alone (getrusage's maxrss would carry the forking parent's); elsewhere maxRSS.
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
 // an empty .mjs module in the same run (`startup.node_empty_mjs`): `<figure>.over_base` is a best
 // minus the base's best. `towpath plan` of a 700,000-line definition also reports its peak RSS (one
 // more run with a measuring hook) and, beside it, the reference planner's time for the same lines at
-// its measured throughput (plan.ts). Then the core's own start: fork → the machine process's door
+// its measured throughput (support/definitions.ts). Then the core's own start: fork → the machine process's door
 // listening (its bundle, dist/cli/machine.mjs), and `towpath serve` spawn → /healthz 200, which the
 // core answers only once its machine process is attached.
 import { fork, spawn, spawnSync } from 'node:child_process';
@@ -13,13 +13,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { WindDefinition } from '../../engine/wind/types.ts';
-import { processAlive, readMachineFile } from '../../server/machine/process/machine-file.ts';
-import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
-import { benchDefinition, REFERENCE_PLANNER_LINES_PER_S } from './plan.ts';
-import { type Bench, bestAndMedian, reportTimes } from './report.ts';
+import type { WindDefinition } from '../../../engine/wind/types.ts';
+import { processAlive, readMachineFile } from '../../../server/machine/process/machine-file.ts';
+import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
+import { benchDefinition, REFERENCE_PLANNER_LINES_PER_S } from '../support/definitions.ts';
+import { type Bench, bestAndMedian, reportTimes } from '../support/report.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const RUNS = 5;
 
 /** The plan benchmark's layers on a shorter mandrel: 700,755 lines. */
@@ -48,7 +48,7 @@ function timed(args: string[]): number[] {
 
 function peakRssMiB(args: string[], dir: string): number {
   const out = join(dir, 'rss.txt');
-  const hook = pathToFileURL(join(ROOT, 'scripts', 'bench', 'peak-rss-child.ts')).href;
+  const hook = pathToFileURL(join(ROOT, 'scripts', 'bench', 'support', 'peak-rss-child.ts')).href;
   run([`--import=${hook}`, ...args], { TOWPATH_BENCH_RSS_OUT: out });
   return Number(readFileSync(out, 'utf8')) / 1024;
 }

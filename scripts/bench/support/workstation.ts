@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadConfig } from '../../server/config.ts';
-import { type StartOptions, startWorkstation, type Workstation } from '../../server/main.ts';
+import { loadConfig } from '../../../server/config.ts';
+import { type StartOptions, startWorkstation, type Workstation } from '../../../server/main.ts';
 
 export async function withWorkstation<T>(
   admin: { email: string; password: string },

@@ -1,9 +1,9 @@
-// Child process of the plan benchmark (plan.ts): plans one definition to a file with a plain
+// Child process of the plan benchmark (suites/plan.ts): plans one definition to a file with a plain
 // synchronous write loop and prints {lines, bytes, seconds, maxRssMB} as JSON. A fresh process so
 // that the peak RSS belongs to this job alone.
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
-import { planChunks } from '../../engine/plan/index.ts';
-import type { WindDefinition } from '../../engine/wind/types.ts';
+import { planChunks } from '../../../engine/plan/index.ts';
+import type { WindDefinition } from '../../../engine/wind/types.ts';
 
 const [definitionJson, outputPath] = process.argv.slice(2);
 if (definitionJson === undefined || outputPath === undefined) {

@@ -6,8 +6,8 @@
 // The datasources are 12 `mqtt` topics on a real Mosquitto, published at 10 Hz each by this bench and
 // carried to the page by the realtime gateway: the figures include the gateway and the page's
 // datasource hub as well as the widgets' rendering.
-import { startLiveStack } from './live-stack.ts';
-import type { Bench } from './report.ts';
+import { startLiveStack } from '../support/live-stack.ts';
+import type { Bench } from '../support/report.ts';
 
 const EMAIL = 'bench-ui@towpath.test';
 const PASSWORD = 'Bench-passw0rd!x';

@@ -2,8 +2,8 @@
 // gateway may reach it, an MQTT publisher and Chromium; stopped in the reverse order.
 import { type Browser, chromium } from '@playwright/test';
 import mqtt, { type MqttClient } from 'mqtt';
-import { startCore } from '../../server/testing/core.ts';
-import { startMosquitto } from '../../server/testing/mosquitto.ts';
+import { startCore } from '../../../server/testing/core.ts';
+import { startMosquitto } from '../../../server/testing/mosquitto.ts';
 
 export interface LiveStack {
   brokerUrl: string;

@@ -2,11 +2,11 @@
 // p99 at 16 connections, target ≥ 1,000/s on 2 cores); 500 SSE subscribers on one dashboard, time
 // until the last has an update (target ≤ 250 ms) and RSS per 100 idle subscribers; 16 concurrent
 // writers for 10 s (accepted writes/s and conflicts/s).
-import { gql, signIn } from '../../server/testing/graphql.ts';
-import { subscribe } from '../../server/testing/sse.ts';
-import { postLoad } from './load.ts';
-import type { Bench } from './report.ts';
-import { withWorkstation } from './workstation.ts';
+import { gql, signIn } from '../../../server/testing/graphql.ts';
+import { subscribe } from '../../../server/testing/sse.ts';
+import { postLoad } from '../support/load.ts';
+import type { Bench } from '../support/report.ts';
+import { withWorkstation } from '../support/workstation.ts';
 
 const ADMIN_EMAIL = 'bench@towpath.test';
 const EDITOR_EMAIL = 'bench-editor@towpath.test';

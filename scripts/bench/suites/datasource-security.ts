@@ -7,10 +7,10 @@
 // (users for minting, client addresses through the trusted loopback proxy for introspection) so a
 // per-caller window of the spec's maximum never refuses a request during the run. Every answer is
 // checked.
-import { gql, signIn } from '../../server/testing/graphql.ts';
-import { postLoad } from './load.ts';
-import { type Bench, reportTimes } from './report.ts';
-import { withWorkstation } from './workstation.ts';
+import { gql, signIn } from '../../../server/testing/graphql.ts';
+import { postLoad } from '../support/load.ts';
+import { type Bench, reportTimes } from '../support/report.ts';
+import { withWorkstation } from '../support/workstation.ts';
 
 const PASSWORD = 'Bench-passw0rd!x';
 const ADMIN_EMAIL = 'bench@towpath.test';

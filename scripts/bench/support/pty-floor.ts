@@ -1,15 +1,15 @@
 // The far end of the benchmarks' pseudo-terminal and its round-trip floor (spec/winding.md §6.6):
 // a fake Marlin in a process and session of its own, and the rate of one line in flight with no
-// protocol host at all. Used by machine.ts (the host in the benchmark's own process) and
+// protocol host at all. Used by suites/machine.ts (the host in the benchmark's own process) and
 // machine-process.ts (the host in the machine process).
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
-import { frameLine, SYNC_FRAME } from '../../engine/machine/program.ts';
-import { openSerialPort } from '../../server/machine/process/serial-transport.ts';
-import { autogroupNice, leadsSession } from '../../server/testing/nice.ts';
-import { REPO_ROOT } from '../../server/testing/process.ts';
+import { frameLine, SYNC_FRAME } from '../../../engine/machine/program.ts';
+import { openSerialPort } from '../../../server/machine/process/serial-transport.ts';
+import { autogroupNice, leadsSession } from '../../../server/testing/nice.ts';
+import { REPO_ROOT } from '../../../server/testing/process.ts';
 
 /** Lines a streaming round sends. */
 export const LINES = 3000;
@@ -81,7 +81,7 @@ export async function roundTripFloor(path: string, lines: number): Promise<numbe
 export async function startFloorProcess(
   path: string,
 ): Promise<{ pid: number; measure: (lines: number) => Promise<number>; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts/bench/pty-floor-child.ts'), path], {
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'scripts/bench/support/pty-floor-child.ts'), path], {
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
