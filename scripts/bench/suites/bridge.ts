@@ -1,5 +1,6 @@
-// Task bridge figures (issue 6): the MCP server's overhead on get_task over a direct host call,
-// and `tasks list --limit 20` against 100,000 tasks, each beside the host's own time.
+// The task bridge: the MCP server's overhead on get_task over a direct host call, and
+// `tasks list --limit 20` against 100,000 tasks beside the host's own time. Figures, targets and
+// method: scripts/bench/README.md.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';

@@ -1,6 +1,6 @@
-// A value published to a real Mosquitto until a signed-in viewer's widget shows it in Chromium, the
-// whole way through the realtime gateway and the page's datasource hub (issue 16: within 1 s).
-// Values are published one at a time, each once the previous one is on screen.
+// A value published to a real Mosquitto until a signed-in viewer's widget shows it in Chromium,
+// the whole way through the realtime gateway and the page's datasource hub. Values are published
+// one at a time, each once the previous one is on screen. Targets: scripts/bench/README.md.
 import { gql } from '../../../server/testing/graphql.ts';
 import {
   createMqttDashboard,

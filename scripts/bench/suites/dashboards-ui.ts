@@ -1,11 +1,6 @@
-// The dashboard screens in Chromium against a real core (issue 16's benchmarks):
-// - a dashboard of 60 widgets bound to 12 datasources, each updating 10 times a second, watched for
-//   20 s: median and p99 frame time (requestAnimationFrame intervals) and the longest main-thread
-//   task (PerformanceObserver `longtask`; target: none over 50 ms);
-// - opening that dashboard from the list until every widget shows its value (target ≤ 500 ms).
-// The datasources are 12 `mqtt` topics on a real Mosquitto, published at 10 Hz each by this bench and
-// carried to the page by the realtime gateway: the figures include the gateway and the page's
-// datasource hub as well as the widgets' rendering.
+// The dashboard screens in Chromium against a real core: a dashboard of 60 widgets bound to 12
+// Mosquitto topics at 10 Hz each, watched for 20 s (frame times, long tasks), and opening it from
+// the list. Figures, targets and method: scripts/bench/README.md.
 import { startLiveStack } from '../support/live-stack.ts';
 import type { Bench } from '../support/report.ts';
 

@@ -1,7 +1,5 @@
-// The dashboard figures (issue 12): `dashboards` for an editor who sees 300 of 1,000 (requests/s and
-// p99 at 16 connections, target ≥ 1,000/s on 2 cores); 500 SSE subscribers on one dashboard, time
-// until the last has an update (target ≤ 250 ms) and RSS per 100 idle subscribers; 16 concurrent
-// writers for 10 s (accepted writes/s and conflicts/s).
+// The dashboard API under load: the list for an editor who sees 300 of 1,000, 500 SSE subscribers
+// on one dashboard, and 16 concurrent writers. Figures and targets: scripts/bench/README.md.
 import { gql, signIn } from '../../../server/testing/graphql.ts';
 import { subscribe } from '../../../server/testing/sse.ts';
 import { postLoad } from '../support/load.ts';

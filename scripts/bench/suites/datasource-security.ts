@@ -1,12 +1,7 @@
-// The datasource-security figures (issue 13): `mintDatasourceSessionToken` in the user flow
-// (requests/s and p99 at 16 connections, target ≥ 1,500/s), introspection through
-// `/internal/gateway/datasource-introspect` (requests/s and p99 at 16 connections, target ≥ 3,000/s),
-// and one 500-event page of the revocation feed (target ≤ 10 ms), in-process and over HTTP.
-//
-// The limits are the real ones, raised to their maxima; each connection takes four callers in turn
-// (users for minting, client addresses through the trusted loopback proxy for introspection) so a
-// per-caller window of the spec's maximum never refuses a request during the run. Every answer is
-// checked.
+// The datasource-security doors: minting session tokens in the user flow, introspection through
+// /internal/gateway/datasource-introspect, and a page of the revocation feed. The limits are the
+// real ones raised to their maxima, with four callers a connection, so no per-caller window refuses
+// a request during the run. Figures and targets: scripts/bench/README.md.
 import { gql, signIn } from '../../../server/testing/graphql.ts';
 import { postLoad } from '../support/load.ts';
 import { type Bench, reportTimes } from '../support/report.ts';

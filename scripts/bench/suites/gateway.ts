@@ -1,7 +1,6 @@
-// Realtime gateway figures (issue 15): MQTT fan-out of one topic at 1,000 messages/s to 200 socket
-// subscribers through a real `towpath serve` child process and a real Mosquitto (p50/p99 publish →
-// client, messages lost); and the gateway's heap per idle subscription and per upstream connection,
-// measured in-process after forced collections.
+// The realtime gateway: MQTT fan-out through a `towpath serve` child and a real Mosquitto, and its
+// heap per idle subscription and per upstream connection. Figures and targets:
+// scripts/bench/README.md.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

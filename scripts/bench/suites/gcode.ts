@@ -1,9 +1,6 @@
-// G-code simulator and preview benchmark. The program is the planner's reference output (hoop and
-// helical layers, both axis styles of motion: segmented passes, turn-arounds, re-zero turns)
-// concatenated to more than 10 MB; only the first Parameters header counts, the others are
-// comments. It is fed in 64 KiB chunks, as a file read would deliver it.
-// Targets on the 2-core reference machine: simulation ≥ 50 MB/s (the reference implementation
-// does about 6 MB/s), preview geometry ≥ 2,000,000 vertices/s.
+// The G-code simulator and preview over the planner's reference outputs (hoop and helical layers,
+// both axis styles) concatenated past 10 MB; only the first Parameters header counts, the others
+// are comments. Fed in 64 KiB chunks, as a file read delivers it. Targets: scripts/bench/README.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GcodeSimulator, PreviewBuilder } from '../../../engine/gcode/index.ts';

@@ -1,8 +1,6 @@
-// A flood of anonymous GraphQL documents: 8 clients send 200 distinct documents of 2-5 MB and 200
-// distinct maximum-size ones (99,000 bytes, 8,990 fields) as fast as the core answers, against a
-// core in its own process (so the bench's own memory is not counted). Reports the core's peak RSS,
-// how many documents were answered within the minute and the p99 answer time; then, in process, the
-// event loop's longest stall while maximum-size documents arrive one at a time.
+// A flood of anonymous GraphQL documents against a core in its own process, then the event loop's
+// longest stall while maximum-size documents arrive one at a time in process. Figures and targets:
+// scripts/bench/README.md.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +19,7 @@ import {
 import { startNode } from '../../../server/testing/process.ts';
 import type { Bench } from '../support/report.ts';
 
-/** Peak RSS of the core under the flood (issue target). */
+/** The most the core may hold at its peak under the flood. */
 const PEAK_RSS_TARGET_MB = 400;
 
 const maximumDocument = (n: number) => fieldsDocument(n, MAXIMUM_DOCUMENT.bytes, MAXIMUM_DOCUMENT.fields);

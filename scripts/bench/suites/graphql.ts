@@ -1,6 +1,6 @@
-// The dashboard API's figures (issue 5): `me` throughput and p99 at 32 connections with a valid
-// session on a real workstation, beside a bare graphql-yoga "hello" server measured in the same run
-// (target ≥ 3,000 `me`/s on 2 cores), and the `authUser` median with the spec's Argon2id cost.
+// The dashboard API's own speed: `me` on a real workstation beside a bare graphql-yoga "hello"
+// server in the same run, and sign-in at the spec's Argon2id cost. Figures and targets:
+// scripts/bench/README.md.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSchema, createYoga } from 'graphql-yoga';

@@ -1,6 +1,6 @@
-// Machine streaming over a socat pseudo-terminal pair (spec/winding.md §6.6): host lines/s against
-// the round-trip floor of the same link, emergency-stop latency, and host CPU per streamed line; then
-// the machine process end to end with the core under load (support/machine-process.ts).
+// Machine streaming over a socat pseudo-terminal pair (spec/winding.md §6.6): the host against the
+// link's round-trip floor, e-stop latency and CPU per line; then the machine process end to end
+// with the core under load (support/machine-process.ts). Method: scripts/bench/README.md.
 import { prepareProgram } from '../../../engine/machine/program.ts';
 import { MachineController } from '../../../server/machine/process/controller.ts';
 import { attachFakeMarlin } from '../../../server/machine/testing/fake-marlin-port.ts';

@@ -1,7 +1,6 @@
-// requestPasswordReset timing for a known and an unknown email (issue #10, item 5): 200 interleaved
-// pairs on a real workstation, each pair within the quota (the injected clock moves an hour ahead
-// before each pair), alternating which of the two goes first. Targets: medians within 10 % of each
-// other, and neither slower in more than 65 % of the pairs.
+// requestPasswordReset for a known and an unknown email must take the same time, or its answer
+// tells which accounts exist: 200 interleaved pairs on a real workstation. Method and targets:
+// scripts/bench/README.md.
 import { TEST_ARGON2_COST } from '../../../server/testing/argon2.ts';
 import { type Bench, median } from '../support/report.ts';
 import { withWorkstation } from '../support/workstation.ts';

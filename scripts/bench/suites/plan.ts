@@ -1,8 +1,6 @@
-// Planner benchmark: a definition of more than a million lines (three long helical layers and a
-// hoop) planned to a file in a fresh child process. Reports throughput (target 2,000,000 lines/s;
-// the Python reference planner manages about 77,000) and the child's peak RSS (target ≤ 120 MB).
-// Beside it, the same for a reducing cone of about 2.4 million lines, whose passes compute the
-// geodesic station by station (an acos and an asin per millimetre) instead of three long moves.
+// The planner: a definition of about a million lines, and a reducing cone whose passes compute the
+// geodesic station by station, each planned to a file in a fresh child process (throughput, peak
+// RSS). Targets: scripts/bench/README.md.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,12 +1,7 @@
-// Start-up of the commands: whole processes from spawn to exit, run the way a person or a script
-// runs them (the `towpath` bin, bin/towpath.mjs, from the project root, stdout a pipe), best and
-// median of 5 after one warm-up, each beside its target. The base of the targets is Node starting
-// an empty .mjs module in the same run (`startup.node_empty_mjs`): `<figure>.over_base` is a best
-// minus the base's best. `towpath plan` of a 700,000-line definition also reports its peak RSS (one
-// more run with a measuring hook) and, beside it, the reference planner's time for the same lines at
-// its measured throughput (support/definitions.ts). Then the core's own start: fork → the machine process's door
-// listening (its bundle, dist/cli/machine.mjs), and `towpath serve` spawn → /healthz 200, which the
-// core answers only once its machine process is attached.
+// Start-up of the commands, as whole processes from spawn to exit beside Node starting an empty
+// module, `towpath plan` of 700,000 lines with its peak RSS, and the core's own start: fork → the
+// machine process's door listening, `towpath serve` spawn → /healthz 200. Figures, targets and
+// method: scripts/bench/README.md.
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

@@ -1,7 +1,6 @@
 // Stopping `towpath stream` on a real terminal while the controller never acknowledges the line in
-// flight (issue #17 item 5): Ctrl-C → prompt on screen (target 0.5 s), `e` → M112 at the controller
-// (target 20 ms; this includes the terminal; one key, no Enter), and a second Ctrl-C → process gone
-// (target 1 s). Three runs each, reported as best and median.
+// flight: Ctrl-C → prompt, `e` → M112 at the controller, a second Ctrl-C → exit. Three runs each.
+// Targets: scripts/bench/README.md.
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,12 +1,6 @@
-// The Winding area in Chromium against a real core (spec: issue 14's benchmarks):
-// - a generated 1,000,000-line program: file chosen → first frame with the whole path drawn
-//   (target ≤ 2.0 s), peak main-thread JS heap (≤ 300 MB), longest main-thread task while loading
-//   (≤ 100 ms, PerformanceObserver `longtask`);
-// - timeline scrubbing: median and p99 frame time over 200 scrub steps (software GL here);
-// - planning a reference definition in the browser's worker (plan + preview geometry, as the worker
-//   times it) vs in Node (plan only), lines/s;
-// - when the 1M-line path is really on screen (pixels read back), since the worker reports a frame
-//   when it has drawn it, before software GL has rasterised it.
+// The Winding area in Chromium against a real core: loading a 1,000,000-line program, scrubbing
+// the timeline, and planning a reference definition in the browser's worker against Node. Figures,
+// targets and method: scripts/bench/README.md.
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,5 @@
-// The winding door's figures (issue 4): requests/s and p99 for /validate/from-file and
-// /plan/from-file on the multi_layer reference case at 8 concurrent clients, beside the engine's
-// in-process time for the same plan (the HTTP overhead ratio).
+// The winding door: /validate/from-file and /plan/from-file on the multi_layer reference case,
+// beside the engine's in-process time for the same plan. Figures: scripts/bench/README.md.
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,14 +1,6 @@
-// The machine process's independence (issue 11), measured end to end: e-stop → M112 at the far end
-// of a socat pseudo-terminal pair, 100 tries each (300 for the CLI, see CLI_TRIES), while the core
-// (a real `towpath serve` child process) is (a) idle, (b) parsing four maximum-size GraphQL
-// documents at a time, (c) validating a valid 60 MiB `.wind`, (d) planning a 10-million-line job;
-// for the machine door itself, the renderer's button (Chromium via Playwright: click → M112) and
-// `towpath estop` (the bin, bin/towpath.mjs: spawn → M112, against spawning an empty .mjs module
-// with the same Node under the same load).
-// And the job's lines/s through the machine process against the PTY's round-trip floor with the
-// core under load. The load comes from a process of its own (core-load-child.ts), as it does from
-// LAN clients: the benchmark process's event loop only presses, spawns and reads the controller.
-// Used by suites/machine.ts.
+// The machine process end to end, run by suites/machine.ts: e-stop → M112 through the door, the
+// renderer's button and `towpath estop` with the core idle or loaded, and a job's lines/s against
+// the pseudo-terminal's floor. Figures, targets and method: scripts/bench/README.md.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
