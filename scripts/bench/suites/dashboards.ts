@@ -2,9 +2,9 @@
 // on one dashboard, and 16 concurrent writers. Figures and targets: scripts/bench/README.md.
 import { gql, signIn } from '../../../server/testing/graphql.ts';
 import { subscribe } from '../../../server/testing/sse.ts';
+import { withWorkstation } from '../../../server/testing/workstation.ts';
 import { postLoad } from '../support/load.ts';
 import type { Bench } from '../support/report.ts';
-import { withWorkstation } from '../support/workstation.ts';
 
 const ADMIN_EMAIL = 'bench@towpath.test';
 const EDITOR_EMAIL = 'bench-editor@towpath.test';

@@ -3,9 +3,9 @@
 // real ones raised to their maxima, with four callers a connection, so no per-caller window refuses
 // a request during the run. Figures and targets: scripts/bench/README.md.
 import { gql, signIn } from '../../../server/testing/graphql.ts';
+import { withWorkstation } from '../../../server/testing/workstation.ts';
 import { postLoad } from '../support/load.ts';
 import { type Bench, reportTimes } from '../support/report.ts';
-import { withWorkstation } from '../support/workstation.ts';
 
 const PASSWORD = 'Bench-passw0rd!x';
 const ADMIN_EMAIL = 'bench@towpath.test';

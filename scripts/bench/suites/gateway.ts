@@ -1,15 +1,9 @@
 // The realtime gateway: MQTT fan-out through a `towpath serve` child and a real Mosquitto, and its
 // heap per idle subscription and per upstream connection. Figures and targets:
 // scripts/bench/README.md.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import mqtt from 'mqtt';
-import { pino } from 'pino';
-import { loadConfig } from '../../../server/config.ts';
-import { startWorkstation } from '../../../server/main.ts';
 import { startCore } from '../../../server/testing/core.ts';
 import { gql } from '../../../server/testing/graphql.ts';
 import { startMosquitto } from '../../../server/testing/mosquitto.ts';
@@ -20,6 +14,7 @@ import {
   type RealtimeClient,
   startSseServer,
 } from '../../../server/testing/realtime.ts';
+import { startTestWorkstation } from '../../../server/testing/workstation.ts';
 import type { Bench } from '../support/report.ts';
 
 const ADMIN = { email: 'bench@towpath.test', password: 'Str0ng-password!' };
@@ -171,21 +166,8 @@ async function memory(report: Parameters<Bench>[0]) {
     }
     return process.memoryUsage().heapUsed;
   };
-  const root = await mkdtemp(join(tmpdir(), 'towpath-bench-gateway-'));
-  await mkdir(join(root, 'renderer'));
-  await writeFile(join(root, 'renderer', 'index.html'), '<!doctype html><title>bench</title>');
-  const config = loadConfig({
-    HOST: '127.0.0.1',
-    PORT: '0',
-    WINDING_PORT: '0',
-    MACHINE_PORT: '0',
-    TOWPATH_DATA_DIR: join(root, 'data'),
-    ...GENEROUS,
-  });
-  const ws = await startWorkstation(
-    { ...config, rendererDir: join(root, 'renderer') },
-    { logger: pino({ level: 'silent' }) },
-  );
+  // The spec's password cost, as a deployed core has it: the heap figures are the core's.
+  const ws = await startTestWorkstation(GENEROUS, { specArgon2: true });
   const sse = await startSseServer();
   const clients: RealtimeClient[] = [];
   try {
@@ -249,9 +231,8 @@ async function memory(report: Parameters<Bench>[0]) {
     );
   } finally {
     for (const client of clients) client.ws.terminate();
-    await ws.stop();
+    await ws.dispose();
     await sse.stop();
-    await rm(root, { recursive: true, force: true });
   }
 }
 

@@ -4,9 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createSchema, createYoga } from 'graphql-yoga';
+import { withWorkstation } from '../../../server/testing/workstation.ts';
 import { postLoad } from '../support/load.ts';
 import { type Bench, median } from '../support/report.ts';
-import { withWorkstation } from '../support/workstation.ts';
 
 const CONNECTIONS = 32;
 const LOAD_SECONDS = 5;

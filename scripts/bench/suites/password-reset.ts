@@ -2,8 +2,8 @@
 // tells which accounts exist: 200 interleaved pairs on a real workstation. Method and targets:
 // scripts/bench/README.md.
 import { TEST_ARGON2_COST } from '../../../server/testing/argon2.ts';
+import { withWorkstation } from '../../../server/testing/workstation.ts';
 import { type Bench, median } from '../support/report.ts';
-import { withWorkstation } from '../support/workstation.ts';
 
 const PAIRS = 200;
 const WARMUP_PAIRS = 20;
