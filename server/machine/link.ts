@@ -22,6 +22,7 @@ import { MachineStateError } from '../../engine/machine/errors.ts';
 import type { HostTimings } from '../../engine/machine/host.ts';
 import type { Program } from '../../engine/machine/program.ts';
 import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
+import { EventStreamParser } from '../../engine/text/event-stream.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { Logger } from '../log.ts';
 import { machineFilePath, processAlive, readMachineFile } from './process/machine-file.ts';
@@ -30,6 +31,11 @@ import { findOrStartMachineProcess, type MachineProcessSettings } from './spawn.
 const JOB_POLL_MS = 100;
 /** How often a link whose events stream ended looks whether the machine process still lives. */
 const EXIT_POLL_MS = 50;
+/**
+ * The longest event (or unfinished line) kept from the machine door's events stream: its statuses
+ * are a few hundred characters, so a longer one means the stream is broken, and it is read anew.
+ */
+const MAX_EVENT_CHARS = 1 << 20;
 
 export const CRASH_MESSAGE = 'Machine process ended unexpectedly';
 /** What machine calls answer while no machine process is attached yet (or again, after a crash). */
@@ -322,13 +328,28 @@ export class MachineLink {
           },
         });
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
-        await readSse(response.body, (name, data, id) => {
-          this.receive(name, data, id);
-          if (name === 'status') {
-            this.attached = true;
-            first();
-          }
+        const parser = new EventStreamParser({
+          maxEventSize: MAX_EVENT_CHARS,
+          maxLineLength: MAX_EVENT_CHARS,
+          onEvent: ({ type, data, lastEventId }) => {
+            // The door names every event it sends.
+            if (type === 'message') return;
+            this.receive(
+              type,
+              JSON.parse(data || 'null'),
+              lastEventId === '' ? undefined : Number(lastEventId),
+            );
+            if (type === 'status') {
+              this.attached = true;
+              first();
+            }
+          },
+          onOversized: (size) => {
+            throw new Error(`an event of ${size} characters from the machine door`);
+          },
         });
+        const decoder = new TextDecoder();
+        for await (const chunk of response.body) parser.push(decoder.decode(chunk, { stream: true }));
       } catch (error) {
         failed(error as Error);
         if (abort.signal.aborted) return;
@@ -408,31 +429,4 @@ function isStatus(value: unknown): value is MachineStatus {
 
 function causeOf(error: unknown): string {
   return (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
-}
-
-/** Reads a server-sent events body, calling `onEvent` for each named event until it ends. */
-export async function readSse(
-  body: ReadableStream<Uint8Array>,
-  onEvent: (name: string, data: unknown, id: number | undefined) => void,
-): Promise<void> {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end = buffer.indexOf('\n\n');
-    while (end !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let name = '';
-      let data = '';
-      let id: number | undefined;
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event: ')) name = line.slice(7);
-        else if (line.startsWith('data: ')) data += line.slice(6);
-        else if (line.startsWith('id: ')) id = Number(line.slice(4));
-      }
-      if (name) onEvent(name, JSON.parse(data || 'null'), id);
-      end = buffer.indexOf('\n\n');
-    }
-  }
 }

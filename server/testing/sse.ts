@@ -1,5 +1,6 @@
 // Test support: a GraphQL subscription over SSE (yoga's `/graphql` or graphql-sse's `/graphql/stream`,
 // distinct connections), read event by event.
+import { EventStreamParser } from '../../engine/text/event-stream.ts';
 
 export interface SseEvent {
   event: string;
@@ -36,30 +37,24 @@ export async function subscribe(
   });
   const reader = response.body?.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
   const queued: SseEvent[] = [];
+  // Unbounded: a test reads what its own server sent.
+  const parser = new EventStreamParser({
+    maxEventSize: Number.POSITIVE_INFINITY,
+    maxLineLength: Number.POSITIVE_INFINITY,
+    onEvent: ({ type, data }) => {
+      queued.push({ event: type, data: data.trim() ? JSON.parse(data) : null });
+    },
+    onOversized: () => {},
+  });
   let finished = false;
   const readEvent = async (): Promise<SseEvent | null> => {
     for (;;) {
       if (queued.length > 0) return queued.shift() as SseEvent;
-      const end = buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        let event = 'message';
-        const data: string[] = [];
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event:')) event = line.slice(6).trim();
-          else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-        }
-        if (data.length === 0 && event === 'message') continue; // keep-alive comment
-        queued.push({ event, data: data.length > 0 && data.join('') ? JSON.parse(data.join('\n')) : null });
-        continue;
-      }
       if (finished || !reader) return null;
       const chunk = await reader.read();
       if (chunk.done) finished = true;
-      else buffer += decoder.decode(chunk.value, { stream: true });
+      else parser.push(decoder.decode(chunk.value, { stream: true }));
     }
   };
   return {

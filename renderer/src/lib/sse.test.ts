@@ -1,46 +1,10 @@
 // The fetch-based event-stream reader against a real HTTP server on loopback: framing split
 // anywhere, the Authorization header on every connection, Last-Event-ID after a reconnection, and
-// no retry once the server refuses.
+// no retry once the server refuses; and its limits. The parser itself is tested in engine/text.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSseParser, MAX_EVENT_CHARS, type SseEvent, SseOverflowError, subscribeEvents } from './sse.ts';
-
-describe('event-stream parser', () => {
-  it('gives the same events however the text is cut, with CR, LF or CRLF line ends', () => {
-    const text =
-      ': hello\r\nid: 7\r\nevent: status\r\ndata: {"a":1}\r\n\r\n' +
-      'event: log\rdata: first\rdata: second\r\r' +
-      'data: plain\n\nevent: empty\n\nretry: 250\nid: 8\nevent: state\ndata:{"b":2}\n\n';
-    const expected: SseEvent[] = [
-      { type: 'status', data: '{"a":1}', id: '7' },
-      { type: 'log', data: 'first\nsecond', id: '7' },
-      { type: 'message', data: 'plain', id: '7' },
-      { type: 'state', data: '{"b":2}', id: '8' },
-    ];
-    for (let cut = 1; cut <= 7; cut++) {
-      const events: SseEvent[] = [];
-      const retries: number[] = [];
-      const parser = createSseParser(
-        (event) => events.push(event),
-        (ms) => retries.push(ms),
-      );
-      for (let at = 0; at < text.length; at += cut) parser.push(text.slice(at, at + cut));
-      expect(events, `pieces of ${cut}`).toEqual(expected);
-      expect(retries).toEqual([250]);
-      expect(parser.lastEventId).toBe('8');
-    }
-  });
-
-  it('keeps an event that is not finished yet until its blank line arrives', () => {
-    const events: SseEvent[] = [];
-    const parser = createSseParser((event) => events.push(event));
-    parser.push('event: progress\ndata: {"line":3}\n');
-    expect(events).toEqual([]);
-    parser.push('\n');
-    expect(events).toEqual([{ type: 'progress', data: '{"line":3}', id: '' }]);
-  });
-});
+import { createSseParser, MAX_EVENT_CHARS, SseOverflowError, subscribeEvents } from './sse.ts';
 
 describe('event-stream limits', () => {
   it('refuses a line or an event longer than the limit instead of keeping it all', () => {

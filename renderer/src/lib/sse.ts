@@ -3,6 +3,7 @@
 // It reconnects as EventSource does (the server's `retry:`, `Last-Event-ID`), except after 401 or
 // 403: asking again with the same credentials would be refused again, so the caller is told and
 // subscribes anew when the session changes.
+import { EventStreamParser } from '#engine/text/event-stream.ts';
 
 export interface SseSubscription {
   close(): void;
@@ -35,59 +36,28 @@ export class SseOverflowError extends Error {
 }
 
 /**
- * The event-stream format's parser (WHATWG HTML §9.2.6): feed it decoded text in any pieces; it calls
- * `dispatch` once per complete event and `retry` when the server sets a reconnection time. An event
- * or line longer than MAX_EVENT_CHARS throws SseOverflowError rather than grow without bound.
+ * The engine's event-stream parser with this reader's limits: feed it decoded text in any pieces; it
+ * calls `dispatch` once per complete event and `retry` when the server sets a reconnection time. An
+ * event or line longer than MAX_EVENT_CHARS throws SseOverflowError rather than grow without bound.
  */
 export function createSseParser(dispatch: (event: SseEvent) => void, retry?: (ms: number) => void) {
-  let buffer = '';
-  let type = '';
-  let data: string[] = [];
-  let dataChars = 0;
-  let lastId = '';
-  // A CR at the end of one piece may be the first half of a CRLF in the next.
-  let pendingCr = false;
-
-  const line = (text: string) => {
-    if (text === '') {
-      if (data.length > 0) dispatch({ type: type || 'message', data: data.join('\n'), id: lastId });
-      type = '';
-      data = [];
-      dataChars = 0;
-      return;
-    }
-    if (text.startsWith(':')) return;
-    const colon = text.indexOf(':');
-    const field = colon === -1 ? text : text.slice(0, colon);
-    let value = colon === -1 ? '' : text.slice(colon + 1);
-    if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'event') type = value;
-    else if (field === 'data') {
-      dataChars += value.length + 1;
-      if (dataChars > MAX_EVENT_CHARS) throw new SseOverflowError();
-      data.push(value);
-    } else if (field === 'id' && !value.includes('\0')) lastId = value;
-    else if (field === 'retry' && /^\d+$/.test(value)) retry?.(Number(value));
+  const overflow = () => {
+    throw new SseOverflowError();
   };
-
+  const parser = new EventStreamParser({
+    maxEventSize: MAX_EVENT_CHARS,
+    maxLineLength: MAX_EVENT_CHARS,
+    onEvent: (event) => dispatch({ type: event.type, data: event.data, id: event.lastEventId }),
+    ...(retry ? { onRetry: retry } : {}),
+    onOversized: overflow,
+    onOverflow: overflow,
+  });
   return {
     push(text: string): void {
-      let rest = text;
-      if (pendingCr && rest.startsWith('\n')) rest = rest.slice(1);
-      pendingCr = false;
-      buffer += rest;
-      for (;;) {
-        const end = buffer.search(/[\r\n]/);
-        if (end === -1) break;
-        const crlf = buffer[end] === '\r' && buffer[end + 1] === '\n';
-        if (buffer[end] === '\r' && end === buffer.length - 1) pendingCr = true;
-        line(buffer.slice(0, end));
-        buffer = buffer.slice(end + (crlf ? 2 : 1));
-      }
-      if (buffer.length > MAX_EVENT_CHARS) throw new SseOverflowError();
+      parser.push(text);
     },
     get lastEventId(): string {
-      return lastId;
+      return parser.lastEventId ?? '';
     },
   };
 }

@@ -3,9 +3,9 @@
 import { type ClientRequest, request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
+import { EventStreamParser } from '../../../engine/text/event-stream.ts';
 import type { ResolvedAddress } from '../egress.ts';
 import { intentHeaders, pinnedLookup, tlsFailureCode } from './connect.ts';
-import { EventStreamParser } from './event-stream.ts';
 import { UpstreamMessage } from './payload.ts';
 import { BACKOFF_CAP_MS, SharedUpstream } from './shared.ts';
 
@@ -69,24 +69,28 @@ export class SseUpstream extends SharedUpstream {
       this.connected();
       armIdle();
       const decoder = new StringDecoder('utf8');
-      const parser = new EventStreamParser(
-        this.ctx.maxMessageBytes,
-        (event) => {
-          const meta = event.event === 'message' ? {} : { event: event.event };
-          this.deliver(new UpstreamMessage(event.data, event.bytes, new Date().toISOString(), meta));
+      const parser = new EventStreamParser({
+        // The message limit counts UTF-8 bytes; a line may run to twice that before it must end.
+        maxEventSize: this.ctx.maxMessageBytes,
+        maxLineLength: this.ctx.maxMessageBytes * 2,
+        measure: (text) => Buffer.byteLength(text),
+        onEvent: (event) => {
+          const meta = event.type === 'message' ? {} : { event: event.type };
+          this.deliver(new UpstreamMessage(event.data, event.size, new Date().toISOString(), meta));
         },
-        (bytes) =>
+        onRetry: (ms) => {
+          this.#retryFloor = Math.min(BACKOFF_CAP_MS, Math.max(1000, ms));
+        },
+        onOversized: (bytes) =>
           this.problem(
             'MESSAGE_TOO_LARGE',
             `Upstream message of ${bytes} bytes exceeds the limit of ${this.ctx.maxMessageBytes} bytes`,
           ),
-      );
+      });
       response.on('data', (chunk: Buffer) => {
         armIdle();
         parser.push(decoder.write(chunk));
         if (parser.lastEventId !== null) this.#lastEventId = parser.lastEventId;
-        if (parser.retryMs !== null)
-          this.#retryFloor = Math.min(BACKOFF_CAP_MS, Math.max(1000, parser.retryMs));
       });
       response.on('end', () => this.#lost(request, 'Upstream closed the stream'));
       response.on('error', () => this.#lost(request, 'Upstream connection failed'));
