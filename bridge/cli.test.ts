@@ -8,7 +8,7 @@ import { runNode } from '../server/testing/process.ts';
 import { formatDuration, parseDuration } from './durations.ts';
 import { type FakeHost, startFakeHost } from './fake-host/server.ts';
 import { makeTask } from './fake-host/store.ts';
-import { cli, errorOf, hostEnv } from './test-support.ts';
+import { cli, errorOf, hostEnv } from './testing/run-bridge.ts';
 
 let host: FakeHost;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CLIENTS } from './clients.ts';
 import { CLIENT_NAMES } from './command-line.ts';
 import type { BridgeEnv } from './config.ts';
-import { cliInProcess, errorOf, isolatedEnv } from './test-support.ts';
+import { cliInProcess, errorOf, isolatedEnv } from './testing/run-bridge.ts';
 
 function run(argv: string[], env: BridgeEnv, executable?: string) {
   return cliInProcess(argv, { ...env, TASK_HOST_TOKEN: 'never-written' }, { platform: 'linux', executable });

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FaultRule } from './fake-host/server.ts';
 import { type FakeHost, NOT_RUNNING_URL, startFakeHost } from './fake-host/server.ts';
-import { cli, cliInProcess, errorOf, hostEnv } from './test-support.ts';
+import { cli, cliInProcess, errorOf, hostEnv } from './testing/run-bridge.ts';
 
 let host: FakeHost | undefined;
 afterEach(async () => {

@@ -7,7 +7,7 @@ import { parseHostSettings } from './config.ts';
 import { FAULTS, type FakeHost, type Fault, NOT_RUNNING_URL, startFakeHost } from './fake-host/server.ts';
 import { HostClient } from './host.ts';
 import { callTool } from './mcp.ts';
-import { cli, errorOf, hostEnv, isolatedEnv, toolOutcome } from './test-support.ts';
+import { cli, errorOf, hostEnv, isolatedEnv, toolOutcome } from './testing/run-bridge.ts';
 
 const TOKEN = 'tok-123';
 

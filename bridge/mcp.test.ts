@@ -5,7 +5,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../server/testing/process.ts';
 import { type FakeHost, startFakeHost } from './fake-host/server.ts';
-import { connectMcp } from './test-support.ts';
+import { connectMcp } from './testing/run-bridge.ts';
 
 const TOKEN = 'mcp-token';
 const ANNOTATIONS: Record<string, [boolean, boolean]> = {

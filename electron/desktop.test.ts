@@ -2,15 +2,15 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { makeTempDir } from '../server/testing/workstation.ts';
-import type { createFakeElectron as Create } from './fake-electron.ts';
+import type { createFakeElectron as Create } from './testing/fake-electron.ts';
 
 const fake = await vi.hoisted(async () => {
-  const { createFakeElectron } = await import('./fake-electron.ts');
+  const { createFakeElectron } = await import('./testing/fake-electron.ts');
   return createFakeElectron() as ReturnType<typeof Create>;
 });
 vi.mock('electron', () => fake);
 
-const { FakeApp, FakeBrowserWindow } = await import('./fake-electron.ts');
+const { FakeApp, FakeBrowserWindow } = await import('./testing/fake-electron.ts');
 const { startDesktop } = await import('./desktop.ts');
 
 let dataDir: string;

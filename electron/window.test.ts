@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { RENDERER_CSP, WIDGET_FRAME_CSP } from '../server/lan/csp.ts';
-import type { createFakeElectron as Create } from './fake-electron.ts';
+import type { createFakeElectron as Create } from './testing/fake-electron.ts';
 
 const fake = await vi.hoisted(async () => {
-  const { createFakeElectron } = await import('./fake-electron.ts');
+  const { createFakeElectron } = await import('./testing/fake-electron.ts');
   return createFakeElectron() as ReturnType<typeof Create>;
 });
 vi.mock('electron', () => fake);
 
-const { FakeBrowserWindow } = await import('./fake-electron.ts');
+const { FakeBrowserWindow } = await import('./testing/fake-electron.ts');
 const { createMainWindow, hardenSession } = await import('./window.ts');
 
 const APP = 'http://127.0.0.1:4001';

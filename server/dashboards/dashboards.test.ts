@@ -1,8 +1,8 @@
 // Dashboards over real HTTP with a real SQLite file (spec §8, §17): every operation for every caller,
 // exact errors, per-caller projection, the revision guard and document history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, signIn, startFixture } from '../graphql/fixture.test-support.ts';
 import type { GraphqlResponse } from '../testing/graphql.ts';
+import { type Fixture, signIn, startFixture } from '../testing/graphql-fixture.ts';
 
 const FIELDS =
   '_id title version image datasources columns width panes settings visibility shareToken shareTokenVersion documentRevision user acl { userId accessLevel grantedBy } isOwner canEdit canManageSharing';

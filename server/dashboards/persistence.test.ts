@@ -4,8 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ADMIN_EMAIL, PASSWORD, signIn, startFixture } from '../graphql/fixture.test-support.ts';
 import { gql } from '../testing/graphql.ts';
+import { ADMIN_EMAIL, PASSWORD, signIn, startFixture } from '../testing/graphql-fixture.ts';
 import { subscribe } from '../testing/sse.ts';
 import { startTestWorkstation } from '../testing/workstation.ts';
 

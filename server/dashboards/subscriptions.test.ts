@@ -1,7 +1,7 @@
 // Subscription `dashboard(_id)` over both SSE transports (§2, §9): per-subscriber projections, one
 // null and the end for whoever loses access, and fan-out to many subscribers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, signIn, startFixture } from '../graphql/fixture.test-support.ts';
+import { type Fixture, signIn, startFixture } from '../testing/graphql-fixture.ts';
 import { subscribe } from '../testing/sse.ts';
 
 const SUBSCRIPTION =

@@ -1,7 +1,7 @@
 // The ready Winder dashboard of the first admin (issue 16), through the real API.
 import { afterEach, describe, expect, it } from 'vitest';
-import { PASSWORD, signIn } from '../graphql/fixture.test-support.ts';
 import { gql } from '../testing/graphql.ts';
+import { PASSWORD, signIn } from '../testing/graphql-fixture.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 
 const LIST = '{ dashboards { _id title visibility isOwner datasources panes } }';

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { callDoor } from '../gateway/internal/door.test-support.ts';
-import { type Fixture, startFixture } from '../graphql/fixture.test-support.ts';
+import { callDoor } from '../testing/gateway-door.ts';
 import { dataOf } from '../testing/graphql.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 
 const BEARER_SECRET = 'plc-bearer-SECRET-83c1d0';
 

@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../graphql/fixture.test-support.ts';
 import { dataOf } from '../testing/graphql.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 import { rawRequest } from '../testing/http.ts';
 import { connectRealtime, GATEWAY_TEST_LIMITS } from '../testing/realtime.ts';
 

@@ -6,8 +6,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
 import { errorCode, gql } from '../testing/graphql.ts';
+import { ADMIN_EMAIL, type Fixture, PASSWORD, signIn, startFixture } from '../testing/graphql-fixture.ts';
 import { startTestWorkstation } from '../testing/workstation.ts';
-import { ADMIN_EMAIL, type Fixture, PASSWORD, signIn, startFixture } from './fixture.test-support.ts';
 
 let f: Fixture;
 afterEach(() => f?.ws.dispose());

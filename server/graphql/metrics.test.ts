@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 import { rawRequest } from '../testing/http.ts';
-import { type Fixture, startFixture } from './fixture.test-support.ts';
 
 let f: Fixture | undefined;
 let gateway: Server | undefined;

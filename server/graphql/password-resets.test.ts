@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from './fixture.test-support.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 
 let f: Fixture;
 afterEach(() => f?.ws.dispose());

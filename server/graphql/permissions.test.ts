@@ -9,7 +9,7 @@ import {
   SA_TOKEN_NO_SCOPE,
   signIn,
   startFixture,
-} from './fixture.test-support.ts';
+} from '../testing/graphql-fixture.ts';
 
 let f: Fixture;
 beforeAll(async () => {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { errorCode, gql } from '../testing/graphql.ts';
+import { ADMIN_EMAIL, PASSWORD, signIn, startFixture } from '../testing/graphql-fixture.ts';
 import { startNode } from '../testing/process.ts';
 import { makeTempDir, startTestWorkstation } from '../testing/workstation.ts';
-import { ADMIN_EMAIL, PASSWORD, signIn, startFixture } from './fixture.test-support.ts';
 
 describe('persistence', () => {
   it('keeps users, sessions and audit across a restart on the same data dir', async () => {

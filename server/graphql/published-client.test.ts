@@ -6,7 +6,7 @@
 import { parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GraphqlResponse, gql } from '../testing/graphql.ts';
-import { ADMIN_EMAIL, type Fixture, PASSWORD, signIn, startFixture } from './fixture.test-support.ts';
+import { ADMIN_EMAIL, type Fixture, PASSWORD, signIn, startFixture } from '../testing/graphql-fixture.ts';
 import { publishedSchema } from './published-contract.ts';
 
 const described = publishedSchema();

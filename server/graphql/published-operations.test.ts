@@ -17,8 +17,8 @@ import {
 } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GraphqlResponse } from '../testing/graphql.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 import { subscribe } from '../testing/sse.ts';
-import { type Fixture, startFixture } from './fixture.test-support.ts';
 import { publishedSchema } from './published-contract.ts';
 
 const schema = publishedSchema();

@@ -2,7 +2,7 @@
 // answered without running the resolver, and every kind of write that can change what a caller may
 // see shows in the very next answer.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Fixture, signIn, startFixture } from './fixture.test-support.ts';
+import { type Fixture, signIn, startFixture } from '../testing/graphql-fixture.ts';
 
 const LIST = '{ dashboards { _id title visibility canEdit } }';
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
 import { TEST_ARGON2_COST } from '../testing/argon2.ts';
 import { errorCode } from '../testing/graphql.ts';
-import { type Fixture, PASSWORD, startFixture } from './fixture.test-support.ts';
+import { type Fixture, PASSWORD, startFixture } from '../testing/graphql-fixture.ts';
 
 let f: Fixture;
 afterEach(() => f?.ws.dispose());

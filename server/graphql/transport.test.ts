@@ -2,7 +2,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode, gql } from '../testing/graphql.ts';
-import { type Fixture, startFixture } from './fixture.test-support.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 
 let f: Fixture;
 beforeAll(async () => {

@@ -5,8 +5,8 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ADMIN_EMAIL, PASSWORD, signIn } from '../graphql/fixture.test-support.ts';
 import { createHttpApp } from '../http/app.ts';
+import { ADMIN_EMAIL, PASSWORD, signIn } from '../testing/graphql-fixture.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 import { machineForwardRoutes, signedInUser } from './forward.ts';
 import { PREFLIGHT_MAX_AGE_S } from './process/door.ts';

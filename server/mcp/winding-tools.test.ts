@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectMcp } from '../../bridge/test-support.ts';
+import { connectMcp } from '../../bridge/testing/run-bridge.ts';
 import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { startTestWorkstation } from '../testing/workstation.ts';
 import { WORKSTATION_FILE } from '../workstation-file.ts';

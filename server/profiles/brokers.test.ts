@@ -1,7 +1,7 @@
 // Broker profiles over real HTTP with a real SQLite file (spec §10.2, §14, §17).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../graphql/fixture.test-support.ts';
 import { dataOf, errorOf } from '../testing/graphql.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 
 const FIELDS =
   '_id name protocol description brokerUrl tls credentialProfileId allowPublicUse topicAllowlist createdAt updatedAt';

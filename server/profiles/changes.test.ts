@@ -3,8 +3,8 @@
 // mutations, nothing for failed ones.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { Change } from '../dashboards/bus.ts';
-import { type Fixture, startFixture } from '../graphql/fixture.test-support.ts';
 import { dataOf, errorCode } from '../testing/graphql.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 
 let f: Fixture;
 let seen: Change[] = [];

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../graphql/fixture.test-support.ts';
 import { dataOf, errorOf } from '../testing/graphql.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 import { SecretSealer } from './envelope.ts';
 
 const KEY = randomBytes(32).toString('base64url');

@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import { decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceAccountAuthenticator } from '../auth/principal.ts';
-import { type Fixture, startFixture } from '../graphql/fixture.test-support.ts';
 import { dataOf, errorOf } from '../testing/graphql.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 
 const MINT =
   'mutation($d: ID!, $s: ID!, $t: String) { mintDatasourceSessionToken(dashboardId: $d, datasourceId: $s, shareToken: $t) { token expiresAt } }';

@@ -4,8 +4,8 @@
 // account may call (§17).
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../graphql/fixture.test-support.ts';
 import { dataOf, errorCode } from '../testing/graphql.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 
 let f: Fixture;
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startFakeHost } from '../../../bridge/fake-host/server.ts';
-import { connectMcp } from '../../../bridge/test-support.ts';
+import { connectMcp } from '../../../bridge/testing/run-bridge.ts';
 import { type Bench, bestAndMedian, reportTimes } from '../support/report.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));

@@ -3,9 +3,9 @@
 // the gateway service token: every status row and the credentials applied to the intent.
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../../graphql/fixture.test-support.ts';
+import { callDoor } from '../../testing/gateway-door.ts';
 import { dataOf } from '../../testing/graphql.ts';
-import { callDoor } from './door.test-support.ts';
+import { type Fixture, startFixture } from '../../testing/graphql-fixture.ts';
 import type { IntrospectionRequest } from './introspect.ts';
 
 let f: Fixture;

@@ -4,9 +4,9 @@
 // Small limits come from the environment; each test speaks from its own client IP (X-Forwarded-For
 // through the trusted loopback proxy), so one test's counts never reach another's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../../graphql/fixture.test-support.ts';
+import { callDoor, type DoorRequest } from '../../testing/gateway-door.ts';
 import { dataOf } from '../../testing/graphql.ts';
-import { callDoor, type DoorRequest } from './door.test-support.ts';
+import { type Fixture, startFixture } from '../../testing/graphql-fixture.ts';
 import { encodeCursor } from './revocations.ts';
 
 const LIMIT = 3;

@@ -2,8 +2,8 @@
 // loopback as upstreams, real session tokens minted through GraphQL, the machine process's status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { type Fixture, startFixture } from '../../graphql/fixture.test-support.ts';
 import { dataOf } from '../../testing/graphql.ts';
+import { type Fixture, startFixture } from '../../testing/graphql-fixture.ts';
 import { rawRequest } from '../../testing/http.ts';
 import {
   connectRealtime,

@@ -2,8 +2,8 @@
 // profile with BASIC credentials applied server-side, sockets subscribed through a real workstation.
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Fixture, startFixture } from '../../graphql/fixture.test-support.ts';
 import { dataOf } from '../../testing/graphql.ts';
+import { type Fixture, startFixture } from '../../testing/graphql-fixture.ts';
 import { type Mosquitto, startMosquitto } from '../../testing/mosquitto.ts';
 import {
   connectRealtime,

@@ -1,4 +1,4 @@
-// Test support: posting to the `/internal/gateway/*` door as an outside gateway would.
+// Posting to the `/internal/gateway/*` door as an outside gateway would.
 
 export interface DoorAnswer {
   status: number;

@@ -9,9 +9,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { onTestFinished } from 'vitest';
-import { type CliIo, main } from './command-line.ts';
-import { type BridgeEnv, readProcessEnv } from './config.ts';
-import type { FakeHost } from './fake-host/server.ts';
+import { type CliIo, main } from '../command-line.ts';
+import { type BridgeEnv, readProcessEnv } from '../config.ts';
+import type { FakeHost } from '../fake-host/server.ts';
 
 export interface CliRun {
   code: number;
@@ -37,7 +37,7 @@ export function isolatedEnv(extra: BridgeEnv = {}): BridgeEnv {
   return { HOME: home, XDG_CONFIG_HOME: join(home, '.config'), APPDATA: join(home, 'AppData'), ...extra };
 }
 
-const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Runs `node bridge/cli.ts …argv` with exactly `env` (plus the test's TZ): the process reads

@@ -1,12 +1,8 @@
 // Shared setup for the GraphQL black-box tests: a real workstation with an admin, an editor and a
 // viewer signed in, and a service-account bearer.
 import type { ServiceAccountAuthenticator } from '../auth/principal.ts';
-import { errorCode, type GraphqlResponse, gql, testClock } from '../testing/graphql.ts';
-import {
-  startTestWorkstation,
-  type TestWorkstation,
-  type TestWorkstationOptions,
-} from '../testing/workstation.ts';
+import { errorCode, type GraphqlResponse, gql, testClock } from './graphql.ts';
+import { startTestWorkstation, type TestWorkstation, type TestWorkstationOptions } from './workstation.ts';
 
 export const PASSWORD = 'Str0ng-password!';
 export const ADMIN_EMAIL = 'admin@towpath.test';
