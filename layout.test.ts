@@ -129,6 +129,25 @@ describe('import rules (DESIGN.md)', () => {
     expect(reached).toContain(join(ROOT, 'server', 'config.ts'));
   });
 
+  it('the gateway takes the services from the composition root, not from GraphQL', () => {
+    // GraphQL and the gateway are two transports over the same services (server/services.ts);
+    // neither reaches into the other. Tests may still start a core through GraphQL's fixtures.
+    const graphql = join(ROOT, 'server', 'graphql');
+    const problems: string[] = [];
+    for (const file of sources(join(ROOT, 'server', 'gateway')).filter((file) => !isTest(file))) {
+      for (const { specifier } of importsOf(file)) {
+        const target = resolve(dirname(file), specifier);
+        if (specifier.startsWith('.') && (target === graphql || target.startsWith(`${graphql}${sep}`)))
+          problems.push(`${relative(ROOT, file)} → ${specifier}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(importsOf(join(ROOT, 'server', 'gateway', 'embedded.ts'))).toContainEqual({
+      specifier: '../services.ts',
+      typeOnly: true,
+    });
+  });
+
   it('finds the imports it checks', () => {
     // Guards the checker itself: a regex that matched nothing would pass every rule above.
     const desktop = importsOf(join(ROOT, 'electron', 'desktop.ts')).map((i) => i.specifier);

@@ -1,8 +1,11 @@
 import type { HostTimings } from '../engine/machine/host.ts';
+import type { ServiceAccountAuthenticator } from './auth/principal.ts';
 import type { Config } from './config.ts';
 import { openDataDir } from './data-dir.ts';
 import { createGateway, type Gateway } from './gateway/embedded.ts';
-import { type DashboardApi, type DashboardApiOptions, openDashboardApi } from './graphql/api.ts';
+import { type GatewayChecks, gatewayChecks } from './gateway/internal/checks.ts';
+import { internalGatewayDoor } from './gateway/internal/routes.ts';
+import { graphqlDoor } from './graphql/yoga.ts';
 import type { HttpTimeouts } from './http/app.ts';
 import { Door } from './http/door.ts';
 import { createPathPolicy } from './http/paths.ts';
@@ -10,6 +13,7 @@ import { buildLanDoor } from './lan/door.ts';
 import { createCoreLogger, type Logger } from './log.ts';
 import { signedInUser } from './machine/forward.ts';
 import { MachineLink } from './machine/link.ts';
+import { type OpenedServices, openServices, type ServicesOptions } from './services.ts';
 import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
 import { OutputFolders } from './winding/output-folders.ts';
@@ -29,8 +33,11 @@ export interface Workstation {
   dataDir: string;
   doors: { lan: Door; winding: Door };
   logger: Logger;
-  /** The dashboard GraphQL API on the LAN door (database, services). */
-  dashboardApi: DashboardApi;
+  /**
+   * The services behind the LAN door's GraphQL API and gateway (database, secrets, every area's
+   * rules), with the gateway checks of dashboard spec §13 bound to them.
+   */
+  dashboardApi: OpenedServices & { gatewayChecks: GatewayChecks };
   /** The realtime gateway on the LAN door (`/gateway/*`). */
   gateway: Gateway;
   /** The link to the machine process (the one serial port, job and e-stop of the data dir). */
@@ -41,8 +48,13 @@ export interface Workstation {
 
 export interface StartOptions {
   logger?: Logger;
-  /** Test hooks for the dashboard API: an injected clock, a cheaper Argon2id cost, a hasher. */
-  dashboardApi?: Pick<DashboardApiOptions, 'clock' | 'argon2Cost' | 'passwords' | 'serviceAccounts'>;
+  /**
+   * Test hooks for the services and GraphQL: an injected clock, a cheaper Argon2id cost, a hasher,
+   * a service-account authenticator for GraphQL.
+   */
+  dashboardApi?: Pick<ServicesOptions, 'clock' | 'argon2Cost' | 'passwords'> & {
+    serviceAccounts?: ServiceAccountAuthenticator;
+  };
   /** Test hooks for a machine process this core starts: shorter protocol timings, another entry. */
   machine?: { timings?: Partial<HostTimings>; entry?: string };
   /** Test hook: shorter client timeouts for both doors. */
@@ -59,12 +71,12 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   const dataDir = await openDataDir(config.dataDir);
   for (const warning of config.warnings ?? []) logger.warn(warning);
   // Before any door listens: a newer or damaged database, or a bad secret, stops the start here.
-  const dashboardApi = await openDashboardApi({
-    ...options.dashboardApi,
-    config: config.api,
-    dataDir,
-    logger,
-  });
+  const { serviceAccounts, ...serviceHooks } = options.dashboardApi ?? {};
+  const opened = await openServices({ ...serviceHooks, config: config.api, dataDir, logger });
+  const { services, secrets } = opened;
+  const checks = gatewayChecks(services, secrets.JWT_GATEWAY_SECRET);
+  const dashboardApi = { ...opened, gatewayChecks: checks };
+  const graphql = graphqlDoor(services, serviceAccounts);
 
   let lanOrigins: string[] = [];
   /** The core is ready once the machine process is attached (or has failed to start). */
@@ -87,11 +99,10 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   // Found or started while the doors start; attached once the LAN door's origins are known.
   const located = machine.locate();
   located.catch(() => {});
-  const { services } = dashboardApi;
   const gateway = createGateway({
     settings: config.realtimeGateway,
     services,
-    gatewaySecret: dashboardApi.secrets.JWT_GATEWAY_SECRET,
+    gatewaySecret: secrets.JWT_GATEWAY_SECRET,
     machine,
   });
   // §15: the embedded gateway's counters while it runs; else GATEWAY_RUNTIME_METRICS_URL's.
@@ -120,8 +131,10 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       logger,
       rendererDir: config.rendererDir,
       winding,
-      clientAddresses: dashboardApi.services.clientAddresses,
-      graphql: dashboardApi.register,
+      clientAddresses: services.clientAddresses,
+      graphql,
+      // For a gateway running outside this process (§13.1); the embedded one calls the checks directly.
+      internalGateway: internalGatewayDoor({ services, checks, serviceToken: secrets.GATEWAY_SERVICE_TOKEN }),
       gateway: gateway.register,
       machine: {
         machineUrl: () => machine.url,
@@ -141,7 +154,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   } catch (error) {
     machine.abandon();
     await gateway.close();
-    dashboardApi.close();
+    opened.close();
     throw error;
   }
   try {
@@ -151,7 +164,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   } catch (error) {
     machine.abandon();
     await Promise.allSettled([gateway.close(), lan.stop(), winding.stop()]);
-    dashboardApi.close();
+    opened.close();
     throw error;
   }
   // Until this returns, /healthz answers 503 and machine routes 503 "starting". A machine process
@@ -196,7 +209,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       await machine
         .stop()
         .catch((error: unknown) => logger.warn({ err: error }, 'machine link did not close cleanly'));
-      dashboardApi.close();
+      opened.close();
       logger.info('Towpath stopped');
     })();
     return stopping;

@@ -8,9 +8,10 @@ import { loadConfig } from '../config.ts';
 import type { Change } from '../dashboards/bus.ts';
 import type { UserRow } from '../db/repositories/users.ts';
 import { ServiceError } from '../errors.ts';
-import { type DashboardApi, openDashboardApi } from '../graphql/api.ts';
+import { type OpenedServices, openServices } from '../services.ts';
+import { PASSWORD } from '../testing/accounts.ts';
 import { TEST_ARGON2_COST } from '../testing/argon2.ts';
-import { testClock } from '../testing/graphql.ts';
+import { testClock } from '../testing/clock.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 import { acceptInvite, createInvite } from './invites.ts';
 import { EMAIL_TAKEN, INVALID_CREDENTIALS } from './messages.ts';
@@ -19,19 +20,18 @@ import { publicAuthPolicy, setAuthPolicy } from './policy.ts';
 import type { CallerAddresses } from './services.ts';
 import { createUser, deleteUser, registerUser, signIn, updateUser } from './users.ts';
 
-const PASSWORD = 'Str0ng-password!';
 const LOCAL: CallerAddresses = { clientIp: '127.0.0.1', socketAddress: '127.0.0.1' };
 const LAN: CallerAddresses = { clientIp: '192.0.2.7', socketAddress: '192.0.2.7' };
 
-let opened: DashboardApi | undefined;
+let opened: OpenedServices | undefined;
 afterEach(() => {
   opened?.close();
   opened = undefined;
 });
 
-async function open(env: Record<string, string> = {}): Promise<DashboardApi> {
+async function open(env: Record<string, string> = {}): Promise<OpenedServices> {
   const config = loadConfig({ AUTH_LOGIN_MAX_ATTEMPTS: '2', ...env }).api;
-  opened = await openDashboardApi({
+  opened = await openServices({
     config,
     dataDir: await makeTempDir(),
     logger: pino({ level: 'silent' }),
@@ -54,7 +54,7 @@ async function refusal(work: () => unknown): Promise<ServiceError> {
 
 const withAdmin = { CREATE_ADMIN: 'true', ADMIN_EMAIL: 'admin@towpath.test', ADMIN_PASSWORD: PASSWORD };
 
-function bootstrapAdmin(api: DashboardApi): UserRow {
+function bootstrapAdmin(api: OpenedServices): UserRow {
   const admin = api.services.store.users.byEmail('admin@towpath.test');
   if (!admin) throw new Error('no bootstrap admin');
   return admin;

@@ -1,7 +1,7 @@
 // The realtime gateway embedded in the LAN door (gateway spec §1): the fetch relay and the realtime
 // socket on the same listener as /graphql, introspecting in-process and fed by the change bus.
 import type { FastifyInstance } from 'fastify';
-import type { ApiServices } from '../graphql/context.ts';
+import type { Services } from '../services.ts';
 import type { Resolver } from './egress.ts';
 import { EgressRefusals } from './egress-audit.ts';
 import { FETCH_PATH, fetchRelayRoutes } from './fetch-relay.ts';
@@ -14,7 +14,7 @@ import { UpstreamPool } from './upstreams/pool.ts';
 
 export interface GatewayOptions {
   settings: GatewaySettings;
-  services: ApiServices;
+  services: Services;
   gatewaySecret: string;
   /** The machine process's status (the `machine` datasource); none in tests without a machine. */
   machine?: MachineStatusSource;

@@ -10,8 +10,9 @@ import {
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../auth/principal.ts';
 import { ServiceError } from '../errors.ts';
 import type { Logger } from '../log.ts';
+import type { Services } from '../services.ts';
 import { applyAuthorization } from './authorization.ts';
-import type { ApiServices, RequestContext } from './context.ts';
+import type { RequestContext } from './context.ts';
 import { boundedParserCaches, checkDocument, operationLimitsRule } from './limits.ts';
 import * as audit from './modules/audit.ts';
 import * as core from './modules/core.ts';
@@ -24,6 +25,7 @@ import * as profiles from './modules/profiles.ts';
 import * as serviceAccounts from './modules/service-accounts.ts';
 import * as users from './modules/users.ts';
 import { useStoredReadCache } from './read-cache.ts';
+import { createGraphqlStream } from './stream.ts';
 
 /** The X-Forwarded-For mismatch warning is logged at most this often. */
 
@@ -151,7 +153,7 @@ export function maskError(logger: Logger) {
 // limiter per workstation, shared by every GraphQL route.
 
 export async function requestContext(
-  services: ApiServices,
+  services: Services,
   serviceAccounts: ServiceAccountAuthenticator,
   req: FastifyRequest,
 ): Promise<RequestContext> {
@@ -170,7 +172,7 @@ export async function requestContext(
 }
 
 export function createGraphqlServer(
-  services: ApiServices,
+  services: Services,
   serviceAccounts: ServiceAccountAuthenticator,
 ): YogaServerInstance<ServerContext, RequestContext> {
   const { config, logger } = services;
@@ -217,7 +219,7 @@ function flatHeaders(headers: FastifyRequest['headers']): [string, string][] {
  */
 export function graphqlRoutes(
   yoga: YogaServerInstance<ServerContext, RequestContext>,
-  services: ApiServices,
+  services: Services,
   stream?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>,
 ) {
   return async (app: FastifyInstance) => {
@@ -307,5 +309,20 @@ export function graphqlRoutes(
         bodyLimit: GRAPHQL_BODY_LIMIT_BYTES,
         handler: stream,
       });
+  };
+}
+
+/**
+ * The dashboard GraphQL API for the LAN door over one workstation's services: `/graphql` (with
+ * `/graphql/stream`) and `/health`. Service accounts authenticate through their service unless a
+ * test hands in its own authenticator.
+ */
+export function graphqlDoor(services: Services, serviceAccounts?: ServiceAccountAuthenticator) {
+  const authenticate: ServiceAccountAuthenticator =
+    serviceAccounts ?? (async (id, secret) => services.serviceAccounts.authenticate(id, secret));
+  const yoga = createGraphqlServer(services, authenticate);
+  const routes = graphqlRoutes(yoga, services, createGraphqlStream(yoga));
+  return async (app: FastifyInstance) => {
+    await app.register(routes);
   };
 }

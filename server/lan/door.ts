@@ -21,6 +21,8 @@ export interface LanDoorOptions {
   clientAddresses?: ClientAddresses;
   /** Mounts the dashboard GraphQL API (`/graphql`, `/health`) when given. */
   graphql?: (app: FastifyInstance) => Promise<void>;
+  /** Mounts the gateway's internal door (`/internal/gateway/*`) when given. */
+  internalGateway?: (app: FastifyInstance) => Promise<void>;
   /** Mounts the realtime gateway (`/gateway/*`) when given. */
   gateway?: (app: FastifyInstance) => Promise<void>;
   /** Mounts /api/machine/* (forwarded to the machine process) for the renderer when given. */
@@ -44,6 +46,7 @@ export async function buildLanDoor({
   winding,
   clientAddresses,
   graphql,
+  internalGateway,
   gateway,
   machine,
   guards = { allowedHosts: [], corsOrigins: [] },
@@ -59,6 +62,7 @@ export async function buildLanDoor({
   await app.register(doorsRoutes, { winding, clientAddresses });
   if (links) await app.register(linksRoute, links);
   if (graphql) await graphql(app);
+  if (internalGateway) await internalGateway(app);
   if (gateway) await gateway(app);
   if (machine) await app.register(machineForwardRoutes, { ...machine, clientAddresses });
   if (tasks) await app.register(taskRoutes, { env: tasks, clientAddresses });

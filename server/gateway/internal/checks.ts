@@ -3,7 +3,7 @@
 // `/internal/gateway/*` door (routes.ts) puts those two in front of the same calls.
 import { importHmacKey } from '../../auth/sessions.ts';
 import { VerifiedTokens } from '../../auth/verified-tokens.ts';
-import type { ApiServices } from '../../graphql/context.ts';
+import type { Services } from '../../services.ts';
 import { type IntrospectionDeps, type IntrospectionRequest, introspectDatasource } from './introspect.ts';
 import { type ConsumeRequest, consumeRealtimeLimit, type RealtimeVerdict } from './rate-limit.ts';
 import { type RevocationFeedRequest, readRevocationFeed } from './revocations.ts';
@@ -32,7 +32,7 @@ function consumeAnswer(verdict: RealtimeVerdict): ConsumeAnswer {
 }
 
 /** What introspection reads, for the door's checks and the embedded gateway alike. */
-export function introspectionDeps(services: ApiServices, gatewaySecret: string): IntrospectionDeps {
+export function introspectionDeps(services: Services, gatewaySecret: string): IntrospectionDeps {
   return {
     store: services.store,
     clock: services.clock,
@@ -43,7 +43,7 @@ export function introspectionDeps(services: ApiServices, gatewaySecret: string):
   };
 }
 
-export function gatewayChecks(services: ApiServices, gatewaySecret: string): GatewayChecks {
+export function gatewayChecks(services: Services, gatewaySecret: string): GatewayChecks {
   const { store, clock, config, tokens, audit } = services;
   const introspection = introspectionDeps(services, gatewaySecret);
   const feed = {

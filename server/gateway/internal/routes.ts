@@ -4,13 +4,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consumeFixedWindow, LimiterUnavailable } from '../../auth/rate-limit.ts';
-import type { ApiServices } from '../../graphql/context.ts';
+import type { Services } from '../../services.ts';
 import type { GatewayChecks } from './checks.ts';
 
 export const INTERNAL_BODY_LIMIT_BYTES = 256 * 1024;
 
 export interface InternalGatewayOptions {
-  services: ApiServices;
+  services: Services;
   checks: GatewayChecks;
   /** `GATEWAY_SERVICE_TOKEN`. */
   serviceToken: string;
@@ -159,4 +159,11 @@ export async function internalGatewayRoutes(app: FastifyInstance, options: Inter
   post('/internal/gateway/rate-limit/consume', null, (body) =>
     checks.consumeRateLimit({ scope: body.scope, key: body.key, limitPerMinute: body.limitPerMinute }),
   );
+}
+
+/** The door as the LAN listener mounts it, encapsulated so its body parser stays its own. */
+export function internalGatewayDoor(options: InternalGatewayOptions) {
+  return async (app: FastifyInstance) => {
+    await app.register(internalGatewayRoutes, options);
+  };
 }

@@ -1,40 +1,69 @@
-import type { FastifyInstance } from 'fastify';
-import { actOnResetRequests } from '../accounts/password-resets.ts';
-import { readPolicy } from '../accounts/policy.ts';
-import { ResetRequests } from '../accounts/reset-requests.ts';
-import { createBootstrapAdmin } from '../accounts/users.ts';
-import { AuditLog } from '../auth/audit-log.ts';
-import { LoginThrottle } from '../auth/login-throttle.ts';
-import { RequestQuota } from '../auth/rate-limit.ts';
-import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from '../auth/passwords.ts';
-import type { ServiceAccountAuthenticator } from '../auth/principal.ts';
-import { SessionTokens } from '../auth/sessions.ts';
-import { SetupCode } from '../auth/setup-code.ts';
-import { type Clock, iso, TokenHasher } from '../auth/tokens.ts';
-import type { ApiConfig } from '../config.ts';
-import { ChangeBus } from '../dashboards/bus.ts';
-import { DashboardService } from '../dashboards/service.ts';
-import { type Database, openDatabase } from '../db/database.ts';
-import { Store } from '../db/store.ts';
-import { type GatewayChecks, gatewayChecks } from '../gateway/internal/checks.ts';
-import { pruneRevocationEvents } from '../gateway/internal/revocations.ts';
-import { internalGatewayRoutes } from '../gateway/internal/routes.ts';
-import { ClientAddresses } from '../http/client-address.ts';
-import type { Logger } from '../log.ts';
-import { BrokerProfileService } from '../profiles/brokers.ts';
-import { CredentialProfileService } from '../profiles/credentials.ts';
-import { SecretSealer } from '../profiles/envelope.ts';
-import { SessionTokenService } from '../profiles/session-tokens.ts';
-import { loadSecrets, type Secrets } from '../secrets.ts';
-import { ServiceAccountService } from '../service-accounts/service.ts';
-import type { ApiServices } from './context.ts';
-import { gatewayMetricsFromUrl, RuntimeMetrics } from './metrics.ts';
-import { createGraphqlStream } from './stream.ts';
-import { createGraphqlServer, graphqlRoutes } from './yoga.ts';
+// The composition root of the core's rules: secrets, the database and every area's service, opened
+// once per workstation. GraphQL, the gateway (embedded and its internal door), start-up and the CLI
+// each take what they need from here; none of them owns it.
+import { actOnResetRequests } from './accounts/password-resets.ts';
+import { readPolicy } from './accounts/policy.ts';
+import { ResetRequests } from './accounts/reset-requests.ts';
+import { createBootstrapAdmin } from './accounts/users.ts';
+import { AuditLog } from './auth/audit-log.ts';
+import { LoginThrottle } from './auth/login-throttle.ts';
+import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from './auth/passwords.ts';
+import { RequestQuota } from './auth/rate-limit.ts';
+import { SessionTokens } from './auth/sessions.ts';
+import { SetupCode } from './auth/setup-code.ts';
+import { type Clock, iso, TokenHasher } from './auth/tokens.ts';
+import type { ApiConfig } from './config.ts';
+import { ChangeBus } from './dashboards/bus.ts';
+import { DashboardService } from './dashboards/service.ts';
+import { type Database, openDatabase } from './db/database.ts';
+import { Store } from './db/store.ts';
+import { pruneRevocationEvents } from './gateway/internal/revocations.ts';
+import { type GatewayMetricsSource, gatewayMetricsFromUrl, RuntimeMetrics } from './graphql/metrics.ts';
+import { ClientAddresses } from './http/client-address.ts';
+import type { Logger } from './log.ts';
+import { BrokerProfileService } from './profiles/brokers.ts';
+import { CredentialProfileService } from './profiles/credentials.ts';
+import { SecretSealer } from './profiles/envelope.ts';
+import { SessionTokenService } from './profiles/session-tokens.ts';
+import { loadSecrets, type Secrets } from './secrets.ts';
+import { ServiceAccountService } from './service-accounts/service.ts';
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
-export interface DashboardApiOptions {
+/** Every area's service and what they share, built once per workstation. */
+export interface Services {
+  config: ApiConfig;
+  store: Store;
+  passwords: PasswordHasher;
+  sessions: SessionTokens;
+  tokens: TokenHasher;
+  throttle: LoginThrottle;
+  /** `requestPasswordReset` behind its quota, acted on in batches so a burst costs one KDF pass. */
+  resetRequests: ResetRequests;
+  /** §5.6, shared with the LAN door's loopback-only routes. */
+  clientAddresses: ClientAddresses;
+  audit: AuditLog;
+  metrics: RuntimeMetrics;
+  /** The dashboard rules (server/dashboards). */
+  dashboards: DashboardService;
+  /** Credential profiles (server/profiles). */
+  credentialProfiles: CredentialProfileService;
+  brokerProfiles: BrokerProfileService;
+  /** Datasource session tokens for the gateway (§11). */
+  sessionTokens: SessionTokenService;
+  /** Service accounts and their `fsa_` tokens (§12). */
+  serviceAccounts: ServiceAccountService;
+  /** Changes after commit, for subscriptions (§9) and the realtime gateway. */
+  bus: ChangeBus;
+  /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */
+  gatewayMetrics: GatewayMetricsSource;
+  clock: Clock;
+  logger: Logger;
+  /** §6.1: the first-run setup code while nobody has an account. */
+  setupCode: SetupCode;
+}
+
+export interface ServicesOptions {
   config: ApiConfig;
   dataDir: string;
   logger: Logger;
@@ -44,27 +73,23 @@ export interface DashboardApiOptions {
   argon2Cost?: Argon2Cost;
   /** Replaces the password hasher outright (tests count the KDF work with it). */
   passwords?: PasswordHasher;
-  serviceAccounts?: ServiceAccountAuthenticator;
 }
 
-export interface DashboardApi {
-  services: ApiServices;
+/** The services with what only the composition root holds: the secrets, the database, the prune. */
+export interface OpenedServices {
+  services: Services;
   secrets: Secrets;
   database: Database;
-  /** §13's introspection, revocation feed and realtime limiter, for the in-process gateway. */
-  gatewayChecks: GatewayChecks;
   /** Removes expired limiter rows, dead reset tokens and old revocation events; at start, then hourly. */
   prune(): void;
-  /** Registers `/graphql`, `/health` and `/internal/gateway/*` on a fastify instance (the LAN door). */
-  register(app: FastifyInstance): Promise<void>;
   close(): void;
 }
 
 /**
- * Opens the dashboard API: secrets, the database (migrated), the services, the bootstrap admin.
- * Called by `startWorkstation` before any door listens, so a bad database or secret stops the start.
+ * Opens secrets, the database (migrated), the services and the bootstrap admin. Called by
+ * `startWorkstation` before any door listens, so a bad database or secret stops the start.
  */
-export async function openDashboardApi(options: DashboardApiOptions): Promise<DashboardApi> {
+export async function openServices(options: ServicesOptions): Promise<OpenedServices> {
   const { config, dataDir } = options;
   const logger = options.logger.child({ component: 'dashboard-api' });
   const clock = options.clock ?? Date.now;
@@ -83,7 +108,7 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
       metrics.auditWriteFailureCount += 1;
     });
     const bus = new ChangeBus();
-    const services: ApiServices = {
+    const services: Services = {
       config,
       store,
       passwords: options.passwords ?? (await createArgon2Hasher(options.argon2Cost)),
@@ -145,25 +170,11 @@ export async function openDashboardApi(options: DashboardApiOptions): Promise<Da
     prune();
     const timer = setInterval(prune, PRUNE_INTERVAL_MS);
     timer.unref();
-    const authenticateServiceAccount: ServiceAccountAuthenticator =
-      options.serviceAccounts ?? (async (id, secret) => services.serviceAccounts.authenticate(id, secret));
-    const yoga = createGraphqlServer(services, authenticateServiceAccount);
-    const stream = createGraphqlStream(yoga);
-    const checks = gatewayChecks(services, secrets.JWT_GATEWAY_SECRET);
     return {
       services,
       secrets,
       database,
-      gatewayChecks: checks,
       prune,
-      register: async (app) => {
-        await app.register(graphqlRoutes(yoga, services, stream));
-        await app.register(internalGatewayRoutes, {
-          services,
-          checks,
-          serviceToken: secrets.GATEWAY_SERVICE_TOKEN,
-        });
-      },
       close: () => {
         clearInterval(timer);
         services.resetRequests.close();
