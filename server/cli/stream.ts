@@ -11,9 +11,14 @@ import { DEFAULT_BAUD_RATE } from '../../engine/machine/host.ts';
 import { type Program, ProgramError } from '../../engine/machine/program.ts';
 import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
 import { dataDirOf } from '../data-dir-default.ts';
-import { loadProgram, MachineController, type MachineControllerOptions } from '../machine/process/controller.ts';
-import { processAlive, readMachineFile } from '../machine/process/machine-file.ts';
 import { MachineLink, MachineUnavailableError } from '../machine/link.ts';
+import {
+  loadProgram,
+  MachineController,
+  type MachineControllerOptions,
+} from '../machine/process/controller.ts';
+import { readMachineFile } from '../machine/process/machine-file.ts';
+import { processExists } from '../process-exists.ts';
 import {
   type CliIo,
   type Command,
@@ -217,7 +222,7 @@ async function openMachine(
 ): Promise<StreamMachine> {
   const dataDir = dataDirOf(io.env);
   const record = await readMachineFile(dataDir);
-  if (record && processAlive(record.pid)) {
+  if (record && processExists(record.pid)) {
     const link = new MachineLink({
       dataDir,
       logger: pino({ level: 'silent' }),

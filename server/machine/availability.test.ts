@@ -9,10 +9,11 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
+import { processExists } from '../process-exists.ts';
 import { makeTempDir, startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 import { VERSION } from '../version.ts';
 import { STARTING_MESSAGE } from './link.ts';
-import { processAlive, readMachineFile } from './process/machine-file.ts';
+import { readMachineFile } from './process/machine-file.ts';
 
 const GATED_ENTRY = new URL('./testing/gated-entry.ts', import.meta.url).pathname;
 
@@ -40,7 +41,7 @@ function track(ws: TestWorkstation) {
   cleanups.push(async () => {
     const record = await readMachineFile(ws.dataDir);
     await ws.dispose();
-    if (record && processAlive(record.pid)) process.kill(record.pid, 'SIGKILL');
+    if (record && processExists(record.pid)) process.kill(record.pid, 'SIGKILL');
   });
   return ws;
 }

@@ -25,7 +25,8 @@ import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machi
 import { EventStreamParser } from '../../engine/text/event-stream.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { Logger } from '../log.ts';
-import { machineFilePath, processAlive, readMachineFile } from './process/machine-file.ts';
+import { processExists } from '../process-exists.ts';
+import { machineFilePath, readMachineFile } from './process/machine-file.ts';
 import { findOrStartMachineProcess, type MachineProcessSettings } from './spawn.ts';
 
 const JOB_POLL_MS = 100;
@@ -392,9 +393,9 @@ export class MachineLink {
   /** The events stream ended: a passing hiccup (the process lives) or the process is gone. */
   private async lost(record: MachineFile) {
     const deadline = Date.now() + 5000;
-    while (processAlive(record.pid) && Date.now() < deadline) await delay(EXIT_POLL_MS);
+    while (processExists(record.pid) && Date.now() < deadline) await delay(EXIT_POLL_MS);
     if (this.stopped) return;
-    if (processAlive(record.pid)) {
+    if (processExists(record.pid)) {
       await this.attach().catch(() => {});
       return;
     }

@@ -13,7 +13,8 @@ import type { MachineFile } from '../../engine/machine/contract.ts';
 import type { HostTimings } from '../../engine/machine/host.ts';
 import { StartupError } from '../errors.ts';
 import type { Logger } from '../log.ts';
-import { processAlive, readMachineFile } from './process/machine-file.ts';
+import { processExists } from '../process-exists.ts';
+import { readMachineFile } from './process/machine-file.ts';
 
 /** How long a core waits for a machine process to start (or for another core to start it). */
 const START_TIMEOUT_MS = 60_000;
@@ -80,7 +81,7 @@ export async function findOrStartMachineProcess(options: FindOrStartOptions): Pr
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       // Another core is starting it: wait for its machine.json, unless that core died meanwhile.
       const holder = Number((await readFile(lock, 'utf8').catch(() => '')).trim());
-      if (Number.isSafeInteger(holder) && holder > 0 && !processAlive(holder)) {
+      if (Number.isSafeInteger(holder) && holder > 0 && !processExists(holder)) {
         // A stale lock: moved aside by exactly one of the cores that found it.
         await rename(lock, `${lock}.stale-${process.pid}`)
           .then(() => rm(`${lock}.stale-${process.pid}`, { force: true }))
@@ -105,7 +106,7 @@ export async function findOrStartMachineProcess(options: FindOrStartOptions): Pr
 /** The recorded machine process, if it is alive and its door answers. */
 async function runningRecord(dataDir: string): Promise<MachineFile | undefined> {
   const record = await readMachineFile(dataDir);
-  if (!record || !processAlive(record.pid)) return undefined;
+  if (!record || !processExists(record.pid)) return undefined;
   try {
     const response = await fetch(`${record.url}/healthz`, { signal: AbortSignal.timeout(2000) });
     return response.ok ? record : undefined;

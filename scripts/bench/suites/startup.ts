@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WindDefinition } from '../../../engine/wind/types.ts';
-import { processAlive, readMachineFile } from '../../../server/machine/process/machine-file.ts';
+import { readMachineFile } from '../../../server/machine/process/machine-file.ts';
+import { processExists } from '../../../server/process-exists.ts';
 import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
 import { benchDefinition, REFERENCE_PLANNER_LINES_PER_S } from '../support/definitions.ts';
 import { type Bench, bestAndMedian, reportTimes } from '../support/report.ts';
@@ -117,7 +118,7 @@ async function coreStart(dataDir: string): Promise<number> {
     const exited = new Promise((resolve) => core.once('exit', resolve));
     core.kill('SIGTERM');
     await exited;
-    while (machine && processAlive(machine.pid)) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (machine && processExists(machine.pid)) await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 

@@ -53,16 +53,6 @@ export async function removeMachineFile(dataDir: string, pid: number): Promise<v
   if (current?.pid === pid) await rm(machineFilePath(dataDir), { force: true });
 }
 
-/** True while a process with this id exists (ours or not: EPERM means it exists). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export interface EstopResult {
   /** False when no port was open to write M112 to. */
   sent: boolean;

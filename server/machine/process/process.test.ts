@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MachineStateError } from '../../../engine/machine/errors.ts';
 import type { MachineEvent } from '../../../engine/machine/types.ts';
+import { processExists } from '../../process-exists.ts';
 import { autogroupNice, mayRaiseTo, threadNice } from '../../testing/nice.ts';
 import { startNode } from '../../testing/process.ts';
 import { makeTempDir, startTestWorkstation } from '../../testing/workstation.ts';
@@ -14,7 +15,7 @@ import { MachineLink } from '../link.ts';
 import { attachFakeMarlin } from '../testing/fake-marlin-port.ts';
 import { createPtyPair } from '../testing/pty-pair.ts';
 import { EVENT_LOG_FILE } from './event-log.ts';
-import { machineFilePath, processAlive, readMachineFile } from './machine-file.ts';
+import { machineFilePath, readMachineFile } from './machine-file.ts';
 
 const TIMINGS = { bootIdleMs: 50, syncTimeoutMs: 2000, identifyIdleMs: 1000, idleTimeoutMs: 5000 };
 
@@ -35,9 +36,9 @@ async function fakeOnPty(ackDelayMs: number) {
 function reap(dataDir: string) {
   cleanups.push(async () => {
     const record = await readMachineFile(dataDir);
-    if (record && processAlive(record.pid)) {
+    if (record && processExists(record.pid)) {
       process.kill(record.pid, 'SIGTERM');
-      await expect.poll(() => processAlive(record.pid), { timeout: 15_000 }).toBe(false);
+      await expect.poll(() => processExists(record.pid), { timeout: 15_000 }).toBe(false);
     }
   });
 }
@@ -112,7 +113,7 @@ describe('the machine process', () => {
     // Idle and left by its last core, the machine process exits, leaving its last events: the
     // whole job (under 1,000 events, as its progress counts once), in order, with where it got to.
     await second.dispose();
-    await expect.poll(() => processAlive(record?.pid ?? 0), { timeout: 15_000 }).toBe(false);
+    await expect.poll(() => processExists(record?.pid ?? 0), { timeout: 15_000 }).toBe(false);
     expect(await readMachineFile(dataDir)).toBeNull();
     const logged = (await readFile(join(dataDir, EVENT_LOG_FILE), 'utf8')).trimEnd().split('\n');
     const entries = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -161,7 +162,7 @@ describe('the machine process', () => {
     expect(line).toBeGreaterThan(0);
     expect(line).toBeLessThanOrEqual(fake.commands.length);
     await expect
-      .poll(() => ws.machine.pid !== crashed && processAlive(ws.machine.pid ?? 0), { timeout: 30_000 })
+      .poll(() => ws.machine.pid !== crashed && processExists(ws.machine.pid ?? 0), { timeout: 30_000 })
       .toBe(true);
     await expect.poll(async () => (await fetch(`${ws.urls.lan}/api/machine/status`)).status).toBe(200);
     expect(await readMachineFile(ws.dataDir)).toMatchObject({ pid: ws.machine.pid });
