@@ -11,7 +11,8 @@ import { type Argon2Cost, createArgon2Hasher, type PasswordHasher } from './auth
 import { RequestQuota } from './auth/rate-limit.ts';
 import { SessionTokens } from './auth/sessions.ts';
 import { SetupCode } from './auth/setup-code.ts';
-import { type Clock, iso, TokenHasher } from './auth/tokens.ts';
+import { iso, TokenHasher } from './auth/tokens.ts';
+import type { Now } from './clock.ts';
 import type { ApiConfig } from './config.ts';
 import { ChangeBus } from './dashboards/bus.ts';
 import { DashboardService } from './dashboards/service.ts';
@@ -57,7 +58,7 @@ export interface Services {
   bus: ChangeBus;
   /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */
   gatewayMetrics: GatewayMetricsSource;
-  clock: Clock;
+  clock: Now;
   logger: Logger;
   /** §6.1: the first-run setup code while nobody has an account. */
   setupCode: SetupCode;
@@ -68,7 +69,7 @@ export interface ServicesOptions {
   dataDir: string;
   logger: Logger;
   /** Milliseconds since the epoch; tests move it to expire sessions and locks without sleeping. */
-  clock?: Clock;
+  clock?: Now;
   /** Argon2id cost; the spec's by default. Tests lower it to stay fast. */
   argon2Cost?: Argon2Cost;
   /** Replaces the password hasher outright (tests count the KDF work with it). */

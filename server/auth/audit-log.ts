@@ -1,6 +1,7 @@
+import type { Now } from '../clock.ts';
 import type { Store } from '../db/store.ts';
 import type { Logger } from '../log.ts';
-import { type Clock, iso } from './tokens.ts';
+import { iso } from './tokens.ts';
 
 export type AuditTargetType =
   | 'dashboard'
@@ -28,11 +29,11 @@ export interface AuditEntry {
  */
 export class AuditLog {
   readonly #store: Store;
-  readonly #clock: Clock;
+  readonly #clock: Now;
   readonly #logger: Logger;
   readonly #onFailure: () => void;
 
-  constructor(store: Store, clock: Clock, logger: Logger, onFailure: () => void) {
+  constructor(store: Store, clock: Now, logger: Logger, onFailure: () => void) {
     this.#store = store;
     this.#clock = clock;
     this.#logger = logger;

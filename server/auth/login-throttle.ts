@@ -1,8 +1,9 @@
 // Sign-in throttling (API §5.5): what limits password guessing, per email, per client address and per
 // both, with a queue that keeps parallel attempts from slipping past the count.
+import type { Now } from '../clock.ts';
 import type { Store } from '../db/store.ts';
 import { LimiterUnavailable } from './rate-limit.ts';
-import { type Clock, iso, type TokenHasher } from './tokens.ts';
+import { iso, type TokenHasher } from './tokens.ts';
 
 export interface LoginThrottleSettings {
   maxAttempts: number;
@@ -31,11 +32,11 @@ export class LoginThrottle {
   readonly #store: Store;
   readonly #hasher: TokenHasher;
   readonly #settings: LoginThrottleSettings;
-  readonly #clock: Clock;
+  readonly #clock: Now;
   // The tail of the queue of sign-in attempts per client IP (see `exclusive`).
   readonly #queues = new Map<string, Promise<void>>();
 
-  constructor(store: Store, hasher: TokenHasher, settings: LoginThrottleSettings, clock: Clock) {
+  constructor(store: Store, hasher: TokenHasher, settings: LoginThrottleSettings, clock: Now) {
     this.#store = store;
     this.#hasher = hasher;
     this.#settings = settings;

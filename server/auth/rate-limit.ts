@@ -1,8 +1,9 @@
 // Fixed-window request counting on the SQLite security limiter (§16): the one place that counts
 // requests per key per window, for the realtime gateway's limits, session-token mints and the
 // anonymous operations' quotas. Sign-in's lock-out rules are `login-throttle.ts`.
+import type { Now } from '../clock.ts';
 import type { Store } from '../db/store.ts';
-import { type Clock, iso, type TokenHasher } from './tokens.ts';
+import { iso, type TokenHasher } from './tokens.ts';
 
 /** The limiter's storage failed; callers answer "unavailable" (fail-closed, §16). */
 export class LimiterUnavailable extends Error {
@@ -45,7 +46,7 @@ export interface WindowOptions {
  */
 export function fixedWindows(
   store: Store,
-  clock: Clock,
+  clock: Now,
   keys: readonly WindowKey[],
   { windowMs = WINDOW_MS, allOrNothing = false }: WindowOptions = {},
 ): Consumed[] {
@@ -74,7 +75,7 @@ export function fixedWindows(
 }
 
 /** One key on the default 60 s window. */
-export function consumeFixedWindow(store: Store, clock: Clock, keyHash: string, limit: number): Consumed {
+export function consumeFixedWindow(store: Store, clock: Now, keyHash: string, limit: number): Consumed {
   return fixedWindows(store, clock, [{ keyHash, limit }])[0] as Consumed;
 }
 
@@ -131,9 +132,9 @@ export interface QuotaKey {
 export class RequestQuota {
   readonly #store: Store;
   readonly #hasher: TokenHasher;
-  readonly #clock: Clock;
+  readonly #clock: Now;
 
-  constructor(store: Store, hasher: TokenHasher, clock: Clock) {
+  constructor(store: Store, hasher: TokenHasher, clock: Now) {
     this.#store = store;
     this.#hasher = hasher;
     this.#clock = clock;

@@ -1,6 +1,6 @@
 import { jwtVerify } from 'jose';
+import type { Now } from '../clock.ts';
 import { Hs256Signer } from './hs256.ts';
-import type { Clock } from './tokens.ts';
 import { VerifiedTokens } from './verified-tokens.ts';
 
 export const API_ISSUER = 'towpath-api';
@@ -35,9 +35,9 @@ export class SessionTokens {
   // A browser's repeated requests skip the HMAC. Whether the session is still valid (user active,
   // same session version) is checked against the database on every request regardless.
   readonly #verified = new VerifiedTokens<SessionClaims>();
-  readonly #clock: Clock;
+  readonly #clock: Now;
 
-  constructor(secret: string, lifetimeSeconds: number, clock: Clock) {
+  constructor(secret: string, lifetimeSeconds: number, clock: Now) {
     this.#key = importHmacKey(secret);
     this.#signer = new Hs256Signer(secret);
     this.#lifetimeSeconds = lifetimeSeconds;

@@ -1,7 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type Clock = () => number;
-
 export type HashPurpose = 'sa-token' | 'invite' | 'reset' | 'limiter';
 
 /** `H(purpose, value)` of spec §1: hex HMAC-SHA256 keyed with TOKEN_PEPPER. */

@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import type { AuditEntry } from '../auth/audit-log.ts';
 import { INVALID_EMAIL, isValidEmail, normaliseEmail } from '../auth/email.ts';
 import type { Principal } from '../auth/principal.ts';
-import { type Clock, iso, newEntityId } from '../auth/tokens.ts';
+import { iso, newEntityId } from '../auth/tokens.ts';
+import type { Now } from '../clock.ts';
 import type {
   AccessLevel,
   AclRow,
@@ -52,7 +53,7 @@ export interface DashboardPolicy {
 
 export interface DashboardServiceDeps {
   store: Store;
-  clock: Clock;
+  clock: Now;
   audit: { record(entry: AuditEntry): void };
   bus: ChangeBus;
   policy: () => DashboardPolicy;

@@ -2,7 +2,7 @@
 // datasource and address per hour, so a dashboard pointed at the workstation itself is seen by the
 // admin without one audit row per viewer.
 import type { AuditLog } from '../auth/audit-log.ts';
-import type { Clock } from '../auth/tokens.ts';
+import type { Now } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import type { EgressError } from './egress.ts';
 
@@ -11,10 +11,10 @@ const HOUR_MS = 60 * 60 * 1000;
 export class EgressRefusals {
   readonly #audit: AuditLog;
   readonly #logger: Logger;
-  readonly #clock: Clock;
+  readonly #clock: Now;
   readonly #audited = new Map<string, number>();
 
-  constructor(audit: AuditLog, logger: Logger, clock: Clock) {
+  constructor(audit: AuditLog, logger: Logger, clock: Now) {
     this.#audit = audit;
     this.#logger = logger;
     this.#clock = clock;

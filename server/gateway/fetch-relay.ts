@@ -2,7 +2,7 @@
 // workstation with the credentials applied server-side. The session token travels only in the body;
 // the caller's own headers and cookies never reach the upstream.
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import type { Clock } from '../auth/tokens.ts';
+import type { Now } from '../clock.ts';
 import type { Logger } from '../log.ts';
 import { EgressError, portOf, type Resolver, resolveUpstream } from './egress.ts';
 import type { EgressRefusals } from './egress-audit.ts';
@@ -21,7 +21,7 @@ export interface FetchRelayOptions {
   introspection: IntrospectionDeps;
   metrics: GatewayMetrics;
   egressRefusals: EgressRefusals;
-  clock: Clock;
+  clock: Now;
   logger: Logger;
   resolver?: Resolver;
 }

@@ -1,6 +1,6 @@
 // `GatewayRuntimeMetrics` of gateway spec §9: in-memory counters from process start, served as
 // `adminRuntimeMetrics.gateway`.
-import type { Clock } from '../auth/tokens.ts';
+import type { Now } from '../clock.ts';
 
 export interface GatewayRuntimeMetrics {
   startedAt: string;
@@ -19,7 +19,7 @@ export interface GatewayRuntimeMetrics {
 }
 
 export class GatewayMetrics {
-  readonly #clock: Clock;
+  readonly #clock: Now;
   readonly #startedAt: number;
   httpRequestCount = 0;
   httpErrorCount = 0;
@@ -32,7 +32,7 @@ export class GatewayMetrics {
   realtimeMessagesOut = 0;
   realtimeErrorCount = 0;
 
-  constructor(clock: Clock) {
+  constructor(clock: Now) {
     this.#clock = clock;
     this.#startedAt = clock();
   }

@@ -1,4 +1,4 @@
-import type { Clock } from '../auth/tokens.ts';
+import type { Now } from '../clock.ts';
 import type { Logger } from '../log.ts';
 
 const P95_SAMPLES = 1024;
@@ -20,7 +20,7 @@ export interface ApiRuntimeMetrics {
 
 /** In-memory counters of §15 from process start, over the GraphQL and gateway paths only. */
 export class RuntimeMetrics {
-  readonly #clock: Clock;
+  readonly #clock: Now;
   readonly #startedAt: number;
   requestCount = 0;
   errorCount = 0;
@@ -35,7 +35,7 @@ export class RuntimeMetrics {
   readonly #recent: number[] = [];
   #next = 0;
 
-  constructor(clock: Clock) {
+  constructor(clock: Now) {
     this.#clock = clock;
     this.#startedAt = clock();
   }

@@ -1,7 +1,8 @@
 // Broker profiles (dashboard spec §10.2): MQTT brokers a datasource may name, with TLS options, an
 // optional BASIC credential profile and a topic allowlist.
 import type { AuditLog } from '../auth/audit-log.ts';
-import { type Clock, iso, newEntityId } from '../auth/tokens.ts';
+import { iso, newEntityId } from '../auth/tokens.ts';
+import type { Now } from '../clock.ts';
 import type { ChangeBus } from '../dashboards/bus.ts';
 import type { BrokerProfileRow } from '../db/repositories/profiles.ts';
 import type { Store } from '../db/store.ts';
@@ -90,7 +91,7 @@ function checkAllowlist(list: readonly string[]): string[] {
 
 export interface BrokerProfileDeps {
   store: Store;
-  clock: Clock;
+  clock: Now;
   audit: AuditLog;
   /** Told after commit of each update and delete, so live streams using the profile re-check. */
   bus: ChangeBus;

@@ -2,7 +2,8 @@
 // through create/update, is sealed before it reaches a row, and leaves only through `openSecret`
 // (for introspection); views carry its shape, never its values.
 import type { AuditLog } from '../auth/audit-log.ts';
-import { type Clock, iso, newEntityId } from '../auth/tokens.ts';
+import { iso, newEntityId } from '../auth/tokens.ts';
+import type { Now } from '../clock.ts';
 import type { ChangeBus } from '../dashboards/bus.ts';
 import type { CredentialProfileRow } from '../db/repositories/profiles.ts';
 import type { Store } from '../db/store.ts';
@@ -85,7 +86,7 @@ function shapeOf(secret: Record<string, string> | null): Record<string, string> 
 
 export interface CredentialProfileDeps {
   store: Store;
-  clock: Clock;
+  clock: Now;
   audit: AuditLog;
   /** Told after commit of each update and delete, so live streams using the profile re-check. */
   bus: ChangeBus;

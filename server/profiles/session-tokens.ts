@@ -5,7 +5,8 @@ import type { AuditLog } from '../auth/audit-log.ts';
 import { Hs256Signer } from '../auth/hs256.ts';
 import type { Principal } from '../auth/principal.ts';
 import { fixedWindows, LimiterUnavailable } from '../auth/rate-limit.ts';
-import { type Clock, constantTimeEqual, iso, type TokenHasher } from '../auth/tokens.ts';
+import { constantTimeEqual, iso, type TokenHasher } from '../auth/tokens.ts';
+import type { Now } from '../clock.ts';
 import type { ApiConfig } from '../config.ts';
 import { canonicalJson, datasourceDetail } from '../dashboards/document.ts';
 import type { DashboardRow } from '../db/repositories/dashboards.ts';
@@ -84,7 +85,7 @@ export interface MintRequest {
 
 export interface MintDeps {
   store: Store;
-  clock: Clock;
+  clock: Now;
   audit: AuditLog;
   tokens: TokenHasher;
   config: ApiConfig['datasource'];

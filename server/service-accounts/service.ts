@@ -3,7 +3,8 @@
 // rotate, and is kept only as `H("sa-token", secret)` beside its first 8 characters.
 import { randomBytes } from 'node:crypto';
 import type { AuditLog } from '../auth/audit-log.ts';
-import { type Clock, constantTimeEqual, iso, newEntityId, type TokenHasher } from '../auth/tokens.ts';
+import { constantTimeEqual, iso, newEntityId, type TokenHasher } from '../auth/tokens.ts';
+import type { Now } from '../clock.ts';
 import type { ChangeBus } from '../dashboards/bus.ts';
 import type { ServiceAccountRow, ServiceAccountTokenRow } from '../db/repositories/service-accounts.ts';
 import type { Store } from '../db/store.ts';
@@ -63,7 +64,7 @@ export interface IssuedToken {
 
 export interface ServiceAccountDeps {
   store: Store;
-  clock: Clock;
+  clock: Now;
   audit: AuditLog;
   tokens: TokenHasher;
   /** Told after commit of each account update and delete, so the gateway re-checks `sa:` streams. */

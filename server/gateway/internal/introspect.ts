@@ -2,8 +2,8 @@
 // it directly; `/internal/gateway/datasource-introspect` is a thin door over it. It re-checks a
 // session token against the current state and answers the intent with credentials applied.
 import { jwtVerify } from 'jose';
-import type { Clock } from '../../auth/tokens.ts';
 import type { VerifiedTokens } from '../../auth/verified-tokens.ts';
+import type { Now } from '../../clock.ts';
 import type { DashboardRow } from '../../db/repositories/dashboards.ts';
 import type { Store } from '../../db/store.ts';
 import type { CredentialProfileService } from '../../profiles/credentials.ts';
@@ -21,7 +21,7 @@ export type IntrospectionAnswer =
 
 export interface IntrospectionDeps {
   store: Store;
-  clock: Clock;
+  clock: Now;
   /** `JWT_GATEWAY_SECRET`, imported once (`importHmacKey`). */
   gatewayKey: Promise<CryptoKey>;
   credentialProfiles: CredentialProfileService;

@@ -4,7 +4,8 @@
 // the SQLite security limiter, so they hold across gateways.
 import type { AuditLog } from '../../auth/audit-log.ts';
 import { consumeFixedWindow, LimiterUnavailable } from '../../auth/rate-limit.ts';
-import type { Clock, TokenHasher } from '../../auth/tokens.ts';
+import type { TokenHasher } from '../../auth/tokens.ts';
+import type { Now } from '../../clock.ts';
 import type { Store } from '../../db/store.ts';
 import type { Logger } from '../../log.ts';
 
@@ -20,7 +21,7 @@ const MAX_LIMIT = 10_000;
 
 export interface RealtimeLimiterDeps {
   store: Store;
-  clock: Clock;
+  clock: Now;
   tokens: TokenHasher;
   audit: AuditLog;
 }

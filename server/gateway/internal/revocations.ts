@@ -1,14 +1,14 @@
 // The share-token revocation feed (dashboard spec §13.3) as a plain function: the in-process gateway
 // reads it directly; `/internal/gateway/revoked-tokens` is a thin door over it. A gateway polls it
 // with the cursor it was last given and drops the public streams the events name.
-import type { Clock } from '../../auth/tokens.ts';
 import { iso } from '../../auth/tokens.ts';
+import type { Now } from '../../clock.ts';
 import type { RevocationEventRow } from '../../db/repositories/dashboards.ts';
 import type { Store } from '../../db/store.ts';
 
 export interface RevocationFeedDeps {
   store: Store;
-  clock: Clock;
+  clock: Now;
   /** `REALTIME_REVOKE_EVENT_RETENTION_SECONDS`. */
   retentionSeconds: number;
   /** `GATEWAY_REVOKED_TOKENS_MAX_BATCH`: the default and the largest page. */

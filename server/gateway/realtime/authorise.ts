@@ -4,7 +4,8 @@
 import { decodeJwt, jwtVerify } from 'jose';
 import { resolvePrincipal, type ServiceAccountAuthenticator } from '../../auth/principal.ts';
 import type { SessionTokens } from '../../auth/sessions.ts';
-import { type Clock, constantTimeEqual } from '../../auth/tokens.ts';
+import { constantTimeEqual } from '../../auth/tokens.ts';
+import type { Now } from '../../clock.ts';
 import type { DashboardService } from '../../dashboards/service.ts';
 import type { Store } from '../../db/store.ts';
 import { type IntrospectionDeps, introspectDatasource } from '../internal/introspect.ts';
@@ -16,7 +17,7 @@ export const INVALID_SESSION_TOKEN = 'Invalid session token';
 /** §3.3 step 3: signature, algorithm, issuer, audience and expiry, as the first row of §13.2. */
 export async function verifySessionToken(
   secret: Uint8Array,
-  clock: Clock,
+  clock: Now,
   token: string,
 ): Promise<TokenClaims | null> {
   try {

@@ -1,7 +1,7 @@
 // The realtime gateway's books (gateway spec §3.2): the open sockets with their count per address, and
 // the live subscriptions, indexed by dashboard, with their credential expiry and `machine` deliveries.
 // Registering sends `subscribed`; closing sends `closed`; ending is silent (the socket is gone).
-import type { Clock as WallClock } from '../../auth/tokens.ts';
+import type { Now } from '../../clock.ts';
 import type { Logger } from '../../log.ts';
 import type { GatewayMetrics } from '../metrics.ts';
 import type { ClientSocket } from './client-socket.ts';
@@ -14,7 +14,7 @@ export interface RegistryDeps {
   metrics: GatewayMetrics;
   logger: Logger;
   /** Wall time: credential expiries are instants on it. */
-  clock: WallClock;
+  clock: Now;
   timers: Timers;
 }
 
