@@ -4,7 +4,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { gql } from '../server/testing/graphql.ts';
 import { seriousAxeViolations } from './support/axe.ts';
-import { ADMIN_EMAIL, type Core, signIn, startCore } from './support/towpath-core.ts';
+import { ADMIN_EMAIL, type Core, signIn, startSignedInCore } from './support/towpath-core.ts';
 
 let core: Core;
 
@@ -12,7 +12,7 @@ let core: Core;
 test.use({ bypassCSP: true, viewport: { width: 1400, height: 1000 } });
 
 test.beforeAll(async () => {
-  core = await startCore();
+  core = await startSignedInCore();
 });
 test.afterAll(async () => {
   await core.stop();

@@ -1,14 +1,14 @@
 // Signing in, registration by policy, password resets handed over by an admin, and a session that
 // ends while the page is open — in Chromium against a real core.
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startCore } from './support/towpath-core.ts';
+import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startSignedInCore } from './support/towpath-core.ts';
 
 let core: Core;
 const contexts: BrowserContext[] = [];
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
-  core = await startCore();
+  core = await startSignedInCore();
 });
 test.afterAll(async () => {
   for (const context of contexts) await context.close();

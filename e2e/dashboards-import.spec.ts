@@ -2,7 +2,7 @@
 // dashboard and small screens — in Chromium against a real core.
 import { readFile } from 'node:fs/promises';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { ADMIN_EMAIL, type Core, signIn, startCore } from './support/towpath-core.ts';
+import { ADMIN_EMAIL, type Core, signIn, startSignedInCore } from './support/towpath-core.ts';
 
 let core: Core;
 let context: BrowserContext;
@@ -11,7 +11,7 @@ const cspViolations: string[] = [];
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ browser }) => {
-  core = await startCore();
+  core = await startSignedInCore();
   // No CSP bypass here: everything below must work under the app's own policy.
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   admin = await context.newPage();

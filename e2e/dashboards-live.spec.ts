@@ -20,7 +20,7 @@ import {
 } from '../server/testing/live-dashboard.ts';
 import { type Mosquitto, startMosquitto } from '../server/testing/mosquitto.ts';
 import { REFERENCE_ROOT } from '../server/testing/reference.ts';
-import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startCore } from './support/towpath-core.ts';
+import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startSignedInCore } from './support/towpath-core.ts';
 
 const PROGRAM = readFileSync(join(REFERENCE_ROOT, 'sized_simple_cylinder', 'expected-xab.gcode'), 'utf8');
 const TOTAL = prepareProgram(PROGRAM).total;
@@ -37,7 +37,7 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   broker = await startMosquitto();
   // The broker is on loopback, which the gateway refuses unless allowed — on its port only.
-  core = await startCore({ GATEWAY_EGRESS_ALLOW: `loopback:${broker.port}` });
+  core = await startSignedInCore({ GATEWAY_EGRESS_ALLOW: `loopback:${broker.port}` });
   publisher = await mqtt.connectAsync(broker.url, { reconnectPeriod: 200 });
   const signedIn = await gql<{ authUser: { token: string } }>(
     core.url,

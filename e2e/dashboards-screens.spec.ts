@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { seriousAxeViolations } from './support/axe.ts';
-import { ADMIN_EMAIL, type Core, signIn, startCore } from './support/towpath-core.ts';
+import { ADMIN_EMAIL, type Core, signIn, startSignedInCore } from './support/towpath-core.ts';
 
 const PUBLIC_URL = 'http://winder.shop.test:4001';
 
@@ -14,7 +14,7 @@ let admin: Page;
 
 test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ browser }) => {
-  core = await startCore({ PUBLIC_URL });
+  core = await startSignedInCore({ PUBLIC_URL });
   // axe is injected as a script, so this context bypasses the page CSP.
   context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
   admin = await context.newPage();

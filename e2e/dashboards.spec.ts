@@ -3,7 +3,7 @@
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { seriousAxeViolations } from './support/axe.ts';
 import { readmeScreenshot } from './support/screenshots.ts';
-import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startCore } from './support/towpath-core.ts';
+import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startSignedInCore } from './support/towpath-core.ts';
 
 let core: Core;
 const contexts: BrowserContext[] = [];
@@ -11,7 +11,7 @@ const contexts: BrowserContext[] = [];
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  core = await startCore();
+  core = await startSignedInCore();
 });
 
 test.afterAll(async () => {

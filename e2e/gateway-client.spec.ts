@@ -4,11 +4,12 @@
 
 import { expect, type Page, test } from '@playwright/test';
 import { build } from 'esbuild';
+import { ADMIN_EMAIL, PASSWORD } from '../server/testing/accounts.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
 import { gql } from '../server/testing/graphql.ts';
 import { type SseServer, startSseServer } from '../server/testing/realtime.ts';
 
-const ADMIN = { email: 'admin@towpath.test', password: 'Str0ng-password!' };
+const ADMIN = { email: ADMIN_EMAIL, password: PASSWORD };
 
 let core: Core;
 let sse: SseServer;

@@ -1,17 +1,18 @@
 // A real core with a bootstrap admin for the account and dashboard specs, and signing in through
 // the sign-in screen.
 import { expect, type Page } from '@playwright/test';
+import { ADMIN_EMAIL, PASSWORD } from '../../server/testing/accounts.ts';
 import { startCore as startServeProcess } from '../../server/testing/core.ts';
 
-export const ADMIN_EMAIL = 'admin@towpath.test';
-export const PASSWORD = 'Str0ng-password!';
+export { ADMIN_EMAIL, PASSWORD };
 
 export interface Core {
   url: string;
   stop(): Promise<void>;
 }
 
-export async function startCore(env: Record<string, string> = {}): Promise<Core> {
+/** A `towpath serve` core whose first admin is ADMIN_EMAIL, ready to be signed in to. */
+export async function startSignedInCore(env: Record<string, string> = {}): Promise<Core> {
   const core = await startServeProcess({
     CREATE_ADMIN: 'true',
     ADMIN_EMAIL,

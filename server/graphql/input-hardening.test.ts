@@ -4,7 +4,8 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isValidEmail } from '../auth/email.ts';
-import { errorCode, gql, testClock } from '../testing/graphql.ts';
+import { testClock } from '../testing/clock.ts';
+import { errorCode, gql } from '../testing/graphql.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 
 let ws: TestWorkstation | undefined;

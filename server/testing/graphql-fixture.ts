@@ -1,11 +1,12 @@
 // Shared setup for the GraphQL black-box tests: a real workstation with an admin, an editor and a
 // viewer signed in, and a service-account bearer.
 import type { ServiceAccountAuthenticator } from '../auth/principal.ts';
-import { errorCode, type GraphqlResponse, gql, testClock } from './graphql.ts';
+import { ADMIN_EMAIL, PASSWORD } from './accounts.ts';
+import { testClock } from './clock.ts';
+import { errorCode, type GraphqlResponse, gql } from './graphql.ts';
 import { startTestWorkstation, type TestWorkstation, type TestWorkstationOptions } from './workstation.ts';
 
-export const PASSWORD = 'Str0ng-password!';
-export const ADMIN_EMAIL = 'admin@towpath.test';
+export { ADMIN_EMAIL, PASSWORD };
 
 /** A well-formed `fsa_` token the injected authenticator accepts, with OPS_READ. */
 export const SA_TOKEN = `fsa_${'a'.repeat(24)}.${'b'.repeat(43)}`;

@@ -51,17 +51,6 @@ export function errorCode(response: GraphqlResponse<unknown>): string | undefine
   return response.errors?.[0]?.extensions?.code;
 }
 
-/** A mutable clock for `dashboardApi.clock`: tests move time instead of sleeping. */
-export function testClock(start = Date.parse('2030-01-01T00:00:00.000Z')) {
-  let now = start;
-  const clock = () => now;
-  return Object.assign(clock, {
-    advance(ms: number) {
-      now += ms;
-    },
-  });
-}
-
 /** The first error as `{ code, message }`, or undefined for a clean answer. */
 export function errorOf(response: GraphqlResponse<unknown>) {
   const first = response.errors?.[0];
