@@ -13,7 +13,8 @@ const ALLOWED: Record<Area, Area[]> = {
   bridge: ['engine'],
   server: ['engine', 'bridge'],
   renderer: ['engine'],
-  electron: ['server', 'engine'],
+  // The bridge for one constant: the version, defined where every Node layer can read it.
+  electron: ['server', 'engine', 'bridge'],
   e2e: ['server', 'engine', 'bridge'],
   scripts: ['server', 'engine', 'bridge'],
 };

@@ -13,10 +13,10 @@ import {
   session,
   shell,
 } from 'electron';
+import { VERSION } from '../bridge/version.ts';
 import { ConfigError, type Env, loadConfig } from '../server/config.ts';
 import { StartupError } from '../server/errors.ts';
 import { startWorkstation, type Workstation } from '../server/main.ts';
-import { VERSION } from '../server/version.ts';
 import { emergencyStopper, registerEstopShortcut } from './estop.ts';
 import { menuTemplate } from './menu.ts';
 import {

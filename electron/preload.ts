@@ -1,6 +1,6 @@
 // Runs sandboxed in the renderer before the page; exposes only the small typed API below.
 import { contextBridge, ipcRenderer } from 'electron';
-import { VERSION } from '../server/version.ts';
+import { VERSION } from '../bridge/version.ts';
 import {
   MENU_COMMAND_CHANNEL,
   type MenuCommand,

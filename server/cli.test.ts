@@ -1,9 +1,9 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VERSION } from '../bridge/version.ts';
 import { type Running, runNode, startNode } from './testing/process.ts';
 import { makeTempDir } from './testing/workstation.ts';
-import { VERSION } from './version.ts';
 
 const CLI = 'server/cli.ts';
 const RUNNING = /is running\. Open (http:\/\/[^/]+)\/ \(winding door (http:\/\/[^)]+)\)/;

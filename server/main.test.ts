@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VERSION } from '../bridge/version.ts';
 import { loadConfig } from './config.ts';
 import { StartupError } from './errors.ts';
 import { RENDERER_CSP } from './lan/csp.ts';
@@ -13,7 +14,6 @@ import {
   TEST_INDEX_HTML,
   type TestWorkstation,
 } from './testing/workstation.ts';
-import { VERSION } from './version.ts';
 
 let ws: TestWorkstation | undefined;
 afterEach(async () => {

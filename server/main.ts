@@ -1,3 +1,4 @@
+import { VERSION } from '../bridge/version.ts';
 import type { HostTimings } from '../engine/machine/host.ts';
 import type { ServiceAccountAuthenticator } from './auth/principal.ts';
 import type { Config } from './config.ts';
@@ -14,7 +15,6 @@ import { createCoreLogger, type Logger } from './log.ts';
 import { signedInUser } from './machine/forward.ts';
 import { MachineLink } from './machine/link.ts';
 import { type OpenedServices, openServices, type ServicesOptions } from './services.ts';
-import { VERSION } from './version.ts';
 import { buildWindingDoor } from './winding/door.ts';
 import { OutputFolders } from './winding/output-folders.ts';
 import { announceWorkstation } from './workstation-file.ts';

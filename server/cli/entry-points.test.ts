@@ -112,9 +112,9 @@ async function startMachineProcess(entry: string): Promise<string[]> {
 const HELP_SOURCES = [
   'bin/towpath.mjs',
   'bridge/fresh-bundle.ts',
+  'bridge/version.ts',
   'package.json',
   'server/cli/main.ts',
-  'server/version.ts',
 ];
 
 describe('the entry points of a checkout', () => {
@@ -168,7 +168,10 @@ describe('the entry points of a checkout', () => {
     expect(bundled.filter((m) => !m.startsWith('dist/'))).toEqual([]);
     expect(bundled).toContain('dist/cli/machine.mjs');
 
-    await appendFile(join(checkout, 'server', 'machine', 'process', 'controller.ts'), '\n// edited after the build\n');
+    await appendFile(
+      join(checkout, 'server', 'machine', 'process', 'controller.ts'),
+      '\n// edited after the build\n',
+    );
     const sources = await startMachineProcess(entry);
     expect(sources).toContain('server/machine/process/entry.ts');
     expect(sources).toContain('server/machine/process/controller.ts');

@@ -3,7 +3,7 @@
 // (fastify, GraphQL, SQLite, serialport) and `towpath --help` loads nothing but this file.
 // Errors map to exit codes in one place and print as one clear line.
 import { loadFreshBundle } from '../../bridge/fresh-bundle.ts';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../../bridge/version.ts';
 import type { CliIo, Command } from './io.ts';
 
 export type { CliIo } from './io.ts';

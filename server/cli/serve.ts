@@ -1,9 +1,9 @@
 import { join } from 'node:path';
+import { VERSION } from '../../bridge/version.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { StartupError } from '../errors.ts';
 import { CORE_LOG_FILE } from '../log.ts';
 import { startWorkstation } from '../main.ts';
-import { VERSION } from '../version.ts';
 import { type Command, UsageError } from './io.ts';
 
 /**

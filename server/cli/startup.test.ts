@@ -49,9 +49,9 @@ describe('towpath start-up', () => {
         : [
             'bin/towpath.mjs',
             'bridge/fresh-bundle.ts',
+            'bridge/version.ts',
             'package.json',
             'server/cli/main.ts',
-            'server/version.ts',
           ],
     );
   });

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../../bridge/version.ts';
 
 export interface Health {
   status: 'ok' | 'starting';

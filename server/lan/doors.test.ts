@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VERSION } from '../../bridge/version.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
-import { VERSION } from '../version.ts';
 import { buildLanDoor } from './door.ts';
 
 /** State changes are JSON, with an empty object where there is nothing to send. */

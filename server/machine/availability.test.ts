@@ -8,10 +8,10 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VERSION } from '../../bridge/version.ts';
 import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import { processExists } from '../process-exists.ts';
 import { makeTempDir, startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
-import { VERSION } from '../version.ts';
 import { STARTING_MESSAGE } from './link.ts';
 import { readMachineFile } from './process/machine-file.ts';
 

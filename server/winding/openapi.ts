@@ -1,6 +1,6 @@
 // /openapi.json, generated from the same zod schemas that validate the requests.
 import { z } from 'zod';
-import { VERSION } from '../version.ts';
+import { VERSION } from '../../bridge/version.ts';
 import type { Examples } from './examples.ts';
 import {
   ErrorBody,

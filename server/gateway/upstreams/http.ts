@@ -3,7 +3,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { VERSION } from '../../version.ts';
+import { VERSION } from '../../../bridge/version.ts';
 import { parseCsv } from '../csv.ts';
 import type { ResolvedAddress } from '../egress.ts';
 import { intentHeaders, pinnedLookup, tlsFailureCode } from './connect.ts';
