@@ -6,6 +6,7 @@ import { readdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processExists } from '../process-exists.ts';
+import { eventually } from '../testing/eventually.ts';
 import { REPO_ROOT, type Running, startNode } from '../testing/process.ts';
 import { longDefinition } from '../testing/wind.ts';
 import { makeTempDir } from '../testing/workstation.ts';
@@ -22,11 +23,6 @@ function killLater(pid: number) {
   cleanups.push(() => {
     if (processExists(pid)) process.kill(pid, 'SIGKILL');
   });
-}
-
-/** Resolves once `check` holds, looking every 50 ms (the test's own timeout bounds the wait). */
-async function until(check: () => boolean | Promise<boolean>): Promise<void> {
-  while (!(await check())) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 function serve(env: Record<string, string>): Running {
@@ -58,7 +54,7 @@ async function planningCore(jobs: string, dataDir: string) {
     (response) => response.status,
     () => 'no answer' as const,
   );
-  await until(async () => (await temporaries(jobs)).length === 1);
+  await eventually(async () => (await temporaries(jobs)).length === 1, 60_000, 50);
   return { core, answer };
 }
 
@@ -80,14 +76,14 @@ describe('towpath serve process hygiene', () => {
     parent.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
     });
-    await until(() => RUNNING.test(output));
+    await eventually(() => RUNNING.test(output), 60_000, 50);
     const corePid = Number(/core (\d+)/.exec(output)?.[1]);
     killLater(corePid);
     const [, lan] = RUNNING.exec(output) ?? [];
     expect((await fetch(`${lan}/healthz`)).status).toBe(200);
 
     parent.kill('SIGKILL');
-    await until(() => !processExists(corePid));
+    await eventually(() => !processExists(corePid), 60_000, 50);
     await expect(fetch(`${lan}/healthz`)).rejects.toThrow();
   }, 60_000);
 

@@ -5,6 +5,7 @@ import { openSync, writeSync } from 'node:fs';
 import { ReadStream } from 'node:tty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
+import { eventually } from '../testing/eventually.ts';
 import { keyPrompt } from './key-prompt.ts';
 
 const cleanups: (() => unknown)[] = [];
@@ -47,11 +48,6 @@ async function terminal() {
   };
 }
 
-/** Resolves once `check` holds, polling the terminal; the test's own timeout bounds it. */
-async function until(check: () => boolean) {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
 describe('keyPrompt on a pseudo-terminal', () => {
   it('answers with one key, no Enter, and hands the terminal back in line mode', async () => {
     const t = await terminal();
@@ -72,7 +68,7 @@ describe('keyPrompt on a pseudo-terminal', () => {
     let interrupts = 0;
     const answer = t.ask('?', new AbortController().signal, () => interrupts++);
     t.type('\x03');
-    await until(() => interrupts === 1);
+    await eventually(() => interrupts === 1);
     t.type('r');
     expect(await answer).toBe('r');
     expect(interrupts).toBe(1);

@@ -169,12 +169,3 @@ export async function startWsServer(): Promise<WsServer> {
     },
   };
 }
-
-/** Polls `condition` until it holds (for state with no event to wait on, e.g. connection counts). */
-export async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../../server/testing/eventually.ts';
 import { createSseParser, MAX_EVENT_CHARS, SseOverflowError, subscribeEvents } from './sse.ts';
 
 describe('event-stream limits', () => {
@@ -33,13 +34,6 @@ describe('subscribeEvents over HTTP', () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/events`;
   }
 
-  function until(check: () => boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const poll = () => (check() ? resolve() : setTimeout(poll, 10));
-      poll();
-    });
-  }
-
   it('sends the bearer on every connection and resumes after the last event id', async () => {
     const seen: { authorization?: string; lastEventId?: string; accept?: string }[] = [];
     const url = await serve((request, response) => {
@@ -66,9 +60,9 @@ describe('subscribeEvents over HTTP', () => {
       (state) => open.push(state),
       { headers: () => ({ authorization: `Bearer ${token}` }) },
     );
-    await until(() => received.length >= 2);
+    await eventually(() => received.length >= 2);
     token = 'second-token';
-    await until(() => received.length >= 3);
+    await eventually(() => received.length >= 3);
     subscription.close();
     expect(received).toEqual([{ state: 'idle' }, { line: 5 }, { state: 'ready' }]);
     expect(seen[0]).toEqual({ authorization: 'Bearer first-token', accept: 'text/event-stream' });
@@ -92,7 +86,7 @@ describe('subscribeEvents over HTTP', () => {
       retryMs: 5,
       onRefused: (status, detail) => refused.push([status, detail]),
     });
-    await until(() => refused.length > 0);
+    await eventually(() => refused.length > 0);
     // Long enough for several retries had there been any.
     await new Promise((resolve) => setTimeout(resolve, 100));
     subscription.close();
@@ -115,7 +109,7 @@ describe('subscribeEvents over HTTP', () => {
     const subscription = subscribeEvents(url, { status: (data) => received.push(data) }, undefined, {
       retryMs: 5,
     });
-    await until(() => received.length === 1);
+    await eventually(() => received.length === 1);
     subscription.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(requests).toBe(3);
@@ -140,7 +134,7 @@ describe('subscribeEvents over HTTP', () => {
     const subscription = subscribeEvents(url, { status: (data) => received.push(data) }, undefined, {
       retryMs: 5,
     });
-    await until(() => received.length === 1);
+    await eventually(() => received.length === 1);
     subscription.close();
     expect(received).toEqual([{ state: 'ready' }]);
     expect(requests).toBe(2);

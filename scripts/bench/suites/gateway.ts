@@ -5,11 +5,11 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import mqtt from 'mqtt';
 import { startCore } from '../../../server/testing/core.ts';
+import { eventually } from '../../../server/testing/eventually.ts';
 import { gql } from '../../../server/testing/graphql.ts';
 import { startMosquitto } from '../../../server/testing/mosquitto.ts';
 import {
   connectRealtime,
-  eventually,
   GATEWAY_TEST_LIMITS,
   type RealtimeClient,
   startSseServer,

@@ -7,6 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { processExists } from '../../../server/process-exists.ts';
+import { eventually } from '../../../server/testing/eventually.ts';
+import { benchDefinition } from '../support/definitions.ts';
+import type { Bench } from '../support/report.ts';
 
 /** Linux: the process has exited and only its exit status is left (state Z in /proc). */
 function isZombie(pid: number): boolean {
@@ -17,15 +20,8 @@ function isZombie(pid: number): boolean {
   }
 }
 
-import { benchDefinition } from '../support/definitions.ts';
-import type { Bench } from '../support/report.ts';
-
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const RUNNING = /is running\. Open (http:\/\/[^/]+)\/ \(winding door (http:\/\/[^)]+)\)/;
-
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 function output(child: ChildProcess, stream: 'stdout' | 'stderr'): () => string {
   let text = '';
@@ -54,14 +50,14 @@ export const bench: Bench = async (report) => {
     });
     const stderr = output(core, 'stderr');
     const exited = new Promise<number>((resolve) => core.once('exit', () => resolve(performance.now())));
-    await until(() => RUNNING.test(stderr()));
+    await eventually(() => RUNNING.test(stderr()), 60_000);
     const winding = RUNNING.exec(stderr())?.[2];
     void fetch(`${winding}/plan/from-file`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ path: join(jobs, 'long.wind') }),
     }).catch(() => {});
-    await until(() => readdirSync(jobs).some((name) => name.endsWith('.tmp')));
+    await eventually(() => readdirSync(jobs).some((name) => name.endsWith('.tmp')), 60_000);
     const signalled = performance.now();
     core.kill('SIGTERM');
     report('serve.exit_after_sigterm_mid_plan', 'ms', (await exited) - signalled, 2000);
@@ -84,13 +80,13 @@ export const bench: Bench = async (report) => {
       core.stderr.on('data', (chunk) => process.stdout.write(chunk));`;
     const parent = spawn(process.execPath, ['-e', code], { env, stdio: ['ignore', 'pipe', 'ignore'] });
     const parentOut = output(parent, 'stdout');
-    await until(() => RUNNING.test(parentOut()));
+    await eventually(() => RUNNING.test(parentOut()), 60_000);
     const corePid = Number(/core (\d+)/.exec(parentOut())?.[1]);
     const killed = performance.now();
     parent.kill('SIGKILL');
     // Exited means running no more: an orphan's exit status waits for init to collect it (here
     // the sandbox's init reaps every second or two), and a zombie still answers kill(pid, 0).
-    await until(() => !processExists(corePid) || isZombie(corePid));
+    await eventually(() => !processExists(corePid) || isZombie(corePid), 60_000);
     report('serve.exit_after_parent_death', 'ms', performance.now() - killed, 2000);
   } finally {
     rmSync(dir, { recursive: true, force: true });

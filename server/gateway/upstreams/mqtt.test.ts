@@ -2,15 +2,11 @@
 // profile with BASIC credentials applied server-side, sockets subscribed through a real workstation.
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../testing/eventually.ts';
 import { dataOf } from '../../testing/graphql.ts';
 import { type Fixture, startFixture } from '../../testing/graphql-fixture.ts';
 import { type Mosquitto, startMosquitto } from '../../testing/mosquitto.ts';
-import {
-  connectRealtime,
-  eventually,
-  GATEWAY_TEST_LIMITS,
-  type RealtimeClient,
-} from '../../testing/realtime.ts';
+import { connectRealtime, GATEWAY_TEST_LIMITS, type RealtimeClient } from '../../testing/realtime.ts';
 
 const USER = { username: 'gateway', password: 'broker-pass-9' };
 

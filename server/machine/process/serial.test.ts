@@ -5,6 +5,7 @@ import { MachineError } from '../../../engine/errors.ts';
 import { MachineStateError } from '../../../engine/machine/errors.ts';
 import { type Program, prepareProgram } from '../../../engine/machine/program.ts';
 import type { MachineEvent } from '../../../engine/machine/types.ts';
+import { eventually } from '../../testing/eventually.ts';
 import type { FakeMarlin, FakeMarlinOptions, Reaction } from '../testing/fake-marlin.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../testing/pty-pair.ts';
@@ -45,15 +46,6 @@ function program(count: number): Program {
   const lines = ['; Towpath test program', 'G0 F9000'];
   for (let i = 1; i < count; i++) lines.push(`G0 X${(i * 0.5).toFixed(1)} A${(i * 7) % 360} B0`);
   return prepareProgram(`${lines.join('\n')}\n`);
-}
-
-/** For conditions no received line signals (the host's own state). */
-async function pollUntil(check: () => boolean, timeoutMs: number) {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 const commands = (p: Program, count = p.total) => p.commands.slice(0, count).map((c) => c.command);
@@ -237,7 +229,8 @@ describe('job control over the real path', () => {
     b.machine.resume();
     await b.fake.until(() => b.fake.commands.length >= atPause + 50, 10_000, '50 more commands');
     b.machine.cancel();
-    await pollUntil(() => b.machine.status().state === 'cancelled', 2000);
+    // No received line signals the host's own state: look at it.
+    await eventually(() => b.machine.status().state === 'cancelled', 2000);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const atCancel = b.fake.commands.length;
     expect(atCancel).toBeLessThan(300);
