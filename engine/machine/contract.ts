@@ -61,13 +61,11 @@ export const connectRequest = z.object({
 export type ConnectRequest = z.infer<typeof connectRequest>;
 
 export const commandRequest = z.object({ command: z.string() });
-export type CommandRequest = z.infer<typeof commandRequest>;
 
 export const jobRequest = z.union([
   z.object({ gcode: z.string(), path: z.undefined().optional() }),
   z.object({ path: z.string().min(1, 'must not be empty'), gcode: z.undefined().optional() }),
 ]);
-export type JobRequest = z.infer<typeof jobRequest>;
 
 export interface EstopResponse {
   /** False when no port was open to write M112 to. */
@@ -77,9 +75,6 @@ export interface EstopResponse {
 export interface JobStartedResponse {
   total: number;
   status: MachineStatus;
-}
-export interface CommandResponse {
-  responses: string[];
 }
 export interface SerialPortInfo {
   path: string;
@@ -125,9 +120,4 @@ export function mayResume(state: MachineState): boolean {
 
 export function mayCancel(state: MachineState): boolean {
   return state === 'streaming' || state === 'paused';
-}
-
-/** An e-stop has a port to write M112 to. */
-export function mayEmergencyStop(state: MachineState): boolean {
-  return isConnected(state);
 }

@@ -1,9 +1,9 @@
 import { type MouseEvent, type ReactNode, Suspense } from 'react';
 import { useMe } from '../lib/graphql/me.ts';
+import { usePathname } from '../lib/location.ts';
 import { sessionEndedReason, useSessionToken } from '../lib/use-session.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { AREAS, type Area, areaFor } from './areas.ts';
-import { usePathname } from './router.ts';
 import { pageFor } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
 

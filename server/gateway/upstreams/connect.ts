@@ -45,8 +45,3 @@ export function tlsFailureCode(error: unknown): string | null {
   const code = (error as { code?: unknown })?.code;
   return typeof code === 'string' && TLS_CODE.test(code) ? code : null;
 }
-
-/** `scheme://host:port/path`: how URLs appear in logs (no query string, no credentials). */
-export function loggableUrl(url: URL): string {
-  return `${url.protocol}//${url.host}${url.pathname}`;
-}
