@@ -1,14 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { PlanningError } from '../errors.ts';
 import type { HelicalLayer, Layer, WindDefinition } from '../wind/types.ts';
-import { checkLayer, estimatedLayerLines, initialCheckState, lockConditionText } from './checks.ts';
+import {
+  checkLayer,
+  estimatedLayerLines,
+  initialCheckState,
+  type LayerKinematics,
+  lockConditionText,
+} from './checks.ts';
+import type { HelicalKinematics } from './kinematics.ts';
+
+/** The helical kinematics a check returned, or null for any other layer. */
+const helicalOf = (k: LayerKinematics): HelicalKinematics | null =>
+  k !== null && 'numCircuits' in k ? k : null;
+
 import { checkPlan, planToString } from './index.ts';
 
 function definition(layers: Layer[], overrides: Partial<WindDefinition> = {}): WindDefinition {
   return {
     schemaVersion: '1.0',
     layers,
-    mandrelParameters: { diameter: 70, windLength: 500, endDiameter: null },
+    mandrelParameters: {
+      diameter: 70,
+      windLength: 500,
+      endDiameter: null,
+      domes: null,
+      meridianSegments: 4096,
+    },
     towParameters: { width: 7, thickness: 0.5 },
     defaultFeedRate: 9000,
     ...overrides,
@@ -140,7 +158,15 @@ describe('static checks 1–7', () => {
 
   it('keeps the order of the checks within a layer', () => {
     // Angle (2) before size (3), size before skipIndex (4), lead-in (6) before divisibility (7).
-    const huge = { mandrelParameters: { diameter: 70, windLength: 1e9, endDiameter: null } };
+    const huge = {
+      mandrelParameters: {
+        diameter: 70,
+        windLength: 1e9,
+        endDiameter: null,
+        domes: null,
+        meridianSegments: 4096,
+      },
+    };
     expect(planningMessage(definition([helical({ windAngle: 95, skipIndex: 5 })], huge))).toMatch(
       /wind angle 95\.0°/,
     );
@@ -161,7 +187,7 @@ describe('static checks 1–7', () => {
 function coneDefinition(layers: Layer[], diameter = 98, endDiameter = 54, windLength = 120, width = 6) {
   return definition(layers, {
     schemaVersion: '1.1',
-    mandrelParameters: { diameter, windLength, endDiameter },
+    mandrelParameters: { diameter, windLength, endDiameter, domes: null, meridianSegments: 4096 },
     towParameters: { width, thickness: 0.5 },
   });
 }
@@ -218,7 +244,7 @@ describe('cone checks, in the reference order', () => {
       const { summary } = planToString(definition);
       const state = initialCheckState();
       layers.forEach((layer, i) => {
-        const kinematics = checkLayer(i + 1, layer, definition, state);
+        const kinematics = helicalOf(checkLayer(i + 1, layer, definition, state));
         const stations = kinematics?.cone?.stations ?? null;
         expect(estimatedLayerLines(layer, windLength, kinematics?.numCircuits ?? 0, stations)).toBe(
           summary.layers[i]?.commands,
@@ -242,7 +268,7 @@ describe('size estimate (check 3)', () => {
     const { summary } = planToString(def);
     const state = initialCheckState();
     layers.forEach((layer, i) => {
-      const kinematics = checkLayer(i + 1, layer, def, state);
+      const kinematics = helicalOf(checkLayer(i + 1, layer, def, state));
       expect(estimatedLayerLines(layer, 500, kinematics?.numCircuits ?? 0)).toBe(summary.layers[i]?.commands);
     });
     expect(state.estimate).toBe(summary.commands);
@@ -250,7 +276,13 @@ describe('size estimate (check 3)', () => {
 
   it('accumulates over the layers and fails on the first layer that crosses 50,000,000', () => {
     const def = definition([hoop(), hoop(), skip(5), skip(5)], {
-      mandrelParameters: { diameter: 70, windLength: 12_499_993, endDiameter: null },
+      mandrelParameters: {
+        diameter: 70,
+        windLength: 12_499_993,
+        endDiameter: null,
+        domes: null,
+        meridianSegments: 4096,
+      },
     });
     const state = initialCheckState();
     checkLayer(1, hoop(), def, state);
@@ -265,7 +297,13 @@ describe('size estimate (check 3)', () => {
 
   it('fails an infinite estimate', () => {
     const def = definition([helical()], {
-      mandrelParameters: { diameter: 1e308, windLength: 500, endDiameter: null },
+      mandrelParameters: {
+        diameter: 1e308,
+        windLength: 500,
+        endDiameter: null,
+        domes: null,
+        meridianSegments: 4096,
+      },
     });
     expect(planningMessage(def)).toBe('Layer 1: the program would exceed 50000000 G-code lines');
   });
@@ -290,7 +328,13 @@ describe('generation guards (10 and 11) and the interleaving of checks and gener
     expect(
       planningMessage(
         definition([skip(45)], {
-          mandrelParameters: { diameter: 1e300, windLength: 500, endDiameter: null },
+          mandrelParameters: {
+            diameter: 1e300,
+            windLength: 500,
+            endDiameter: null,
+            domes: null,
+            meridianSegments: 4096,
+          },
         }),
       ),
     ).toMatch(/^Layer 1: the time or tow estimate/);

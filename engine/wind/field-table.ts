@@ -19,8 +19,14 @@ export interface ScalarField extends FieldBase {
   readonly default: string | number | boolean | null;
   /** Value must be > 0 (JSON Schema `exclusiveMinimum: 0`). */
   readonly positive: boolean;
+  /** Value must be ≥ 0 (JSON Schema `minimum: 0`). */
+  readonly nonNegative: boolean;
   /** Source of the pattern a string must match, as shown in messages. */
   readonly pattern: string | null;
+  /** The values a string may take (JSON Schema `enum`), or null for any. */
+  readonly choices: readonly string[] | null;
+  /** A word accepted as is in place of the value (`"auto"`), or null. */
+  readonly keyword: string | null;
 }
 
 export interface LiteralField extends FieldBase {
@@ -31,6 +37,14 @@ export interface LiteralField extends FieldBase {
 export interface ModelField extends FieldBase {
   readonly kind: 'model';
   readonly model: Model;
+  readonly nullable: boolean;
+}
+
+/** A list of fixed-size lists of numbers (`[[z, r], …]`), possibly null. */
+export interface TuplesField extends FieldBase {
+  readonly kind: 'tuples';
+  readonly size: number;
+  readonly nullable: boolean;
 }
 
 export interface ListField extends FieldBase {
@@ -38,7 +52,7 @@ export interface ListField extends FieldBase {
   readonly items: TaggedUnion;
 }
 
-export type Field = ScalarField | LiteralField | ModelField | ListField;
+export type Field = ScalarField | LiteralField | ModelField | ListField | TuplesField;
 
 export interface Model {
   readonly title: string;
@@ -95,19 +109,30 @@ class Compiler {
     const alias = typeof node['x-alias'] === 'string' ? node['x-alias'] : null;
     const base = { name, alias, required };
     if (typeof node.const === 'string') return { ...base, kind: 'literal', value: node.const };
-    const target = this.resolve(node);
-    if (target.type === 'object') return { ...base, kind: 'model', model: this.model(target) };
-    if (target.type === 'array')
-      return { ...base, kind: 'list', items: this.union(asNode(target.items, name)) };
     let nullable = false;
-    let scalar = target;
+    let keyword: string | null = null;
+    let target = this.resolve(node);
     if (Array.isArray(target.anyOf)) {
       const options = target.anyOf.map((option, i) => asNode(option, `${name}.anyOf.${i}`));
-      const others = options.filter((option) => option.type !== 'null');
-      nullable = others.length < options.length;
-      if (others.length !== 1) throw new Error(`wind schema: unsupported anyOf at ${name}`);
-      scalar = others[0] as Node;
+      const words = options.filter((option) => typeof option.const === 'string');
+      const others = options.filter((option) => option.type !== 'null' && !words.includes(option));
+      nullable = options.some((option) => option.type === 'null');
+      keyword = (words[0]?.const as string | undefined) ?? null;
+      if (others.length !== 1 || words.length > 1)
+        throw new Error(`wind schema: unsupported anyOf at ${name}`);
+      target = this.resolve(others[0] as Node);
     }
+    if (target.type === 'object') return { ...base, kind: 'model', model: this.model(target), nullable };
+    if (target.type === 'array') {
+      const items = asNode(target.items, name);
+      if (items.type === 'array' && Array.isArray(items.prefixItems)) {
+        if (!items.prefixItems.every((item) => asNode(item, name).type === 'number'))
+          throw new Error(`wind schema: unsupported tuple at ${name}`);
+        return { ...base, kind: 'tuples', size: items.prefixItems.length, nullable };
+      }
+      return { ...base, kind: 'list', items: this.union(items) };
+    }
+    const scalar = target;
     const type = scalar.type;
     if (type !== 'number' && type !== 'integer' && type !== 'boolean' && type !== 'string')
       throw new Error(`wind schema: unsupported type at ${name}`);
@@ -126,7 +151,10 @@ class Compiler {
       nullable,
       default: fallback,
       positive: scalar.exclusiveMinimum === 0,
+      nonNegative: scalar.minimum === 0,
       pattern: typeof scalar.pattern === 'string' ? scalar.pattern : null,
+      choices: Array.isArray(scalar.enum) ? scalar.enum.map(String) : null,
+      keyword,
     };
   }
 

@@ -121,7 +121,13 @@ describe('reference cases', () => {
 
   it('reads field values', () => {
     const multi = parseWindDefinition(read('multi_layer', 'input.wind'), 'm');
-    expect(multi.mandrelParameters).toEqual({ diameter: 69.75, windLength: 940, endDiameter: null });
+    expect(multi.mandrelParameters).toEqual({
+      diameter: 69.75,
+      windLength: 940,
+      endDiameter: null,
+      domes: null,
+      meridianSegments: 4096,
+    });
     expect(multi.layers).toEqual([
       { windType: 'hoop', terminal: false },
       {
@@ -259,7 +265,7 @@ describe('error types', () => {
       'union_tag_not_found',
     );
     const invalid = (tag: string) =>
-      `Input tag '${tag}' found using 'wind_type' | 'windType' does not match any of the expected tags: 'hoop', 'helical', 'skip'`;
+      `Input tag '${tag}' found using 'wind_type' | 'windType' does not match any of the expected tags: 'hoop', 'helical', 'skip', 'geodesic'`;
     one(withLayer({ windType: 'Hoop' }), 'layers.0', invalid('Hoop'), 'union_tag_invalid');
     one(withLayer({ windType: ' hoop' }), 'layers.0', invalid(' hoop'), 'union_tag_invalid');
     one(withLayer({ windType: 5 }), 'layers.0', invalid('5'), 'union_tag_invalid');
@@ -435,6 +441,8 @@ describe('cone rule', () => {
         diameter: 98,
         windLength: 120,
         endDiameter: 54,
+        domes: null,
+        meridianSegments: 4096,
       });
     }
     expect(
@@ -443,6 +451,8 @@ describe('cone rule', () => {
       diameter: 54,
       windLength: 120,
       endDiameter: 98,
+      domes: null,
+      meridianSegments: 4096,
     });
     expect(issuesOf(mandrel({ diameter: 98, windLength: 120, endDiameter: 54 }, '1.00'))).toEqual([
       'schemaVersion value_error',
@@ -500,7 +510,13 @@ describe('keys and aliases', () => {
         },
         { windType: 'skip', mandrelRotation: -90 },
       ],
-      mandrelParameters: { diameter: 70, windLength: 500, endDiameter: 70 },
+      mandrelParameters: {
+        diameter: 70,
+        windLength: 500,
+        endDiameter: 70,
+        domes: null,
+        meridianSegments: 4096,
+      },
       towParameters: { width: 7, thickness: 0.5 },
       defaultFeedRate: 9000,
     } satisfies WindDefinition);

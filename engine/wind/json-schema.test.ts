@@ -45,7 +45,7 @@ describe('field table compiled from the schema', () => {
     if (layers?.kind !== 'list') throw new Error('layers is not a list');
     expect(layers.items.tag).toBe('windType');
     expect(layers.items.tagAlias).toBe('wind_type');
-    expect([...layers.items.variants.keys()]).toEqual(['hoop', 'helical', 'skip']);
+    expect([...layers.items.variants.keys()]).toEqual(['hoop', 'helical', 'skip', 'geodesic']);
     expect(layers.items.variants.get('helical')?.fields.map((f) => [f.name, f.alias])).toEqual([
       ['windType', 'wind_type'],
       ['windAngle', 'wind_angle'],
@@ -68,6 +68,8 @@ describe('field table compiled from the schema', () => {
       }),
       expect.objectContaining({ name: 'windLength', alias: 'wind_length', positive: true, required: true }),
       expect.objectContaining({ name: 'endDiameter', nullable: true, required: false, default: null }),
+      expect.objectContaining({ name: 'domes', kind: 'model', nullable: true, required: false }),
+      expect.objectContaining({ name: 'meridianSegments', type: 'integer', required: false, default: 4096 }),
     ]);
     expect(model.fields[0]).toMatchObject({ type: 'string', default: '1.0', pattern: '^1\\.\\d+$' });
   });

@@ -58,11 +58,79 @@ export const SkipLayerSchema = z
   })
   .meta({ id: 'SkipLayer', title: 'SkipLayer' });
 
+/** A count, angle or radius the planner may choose itself ("auto"). */
+const orAuto = <T extends z.ZodType<number>>(value: T, description: string, alias?: string) =>
+  z
+    .union([value, z.literal('auto')])
+    .default('auto')
+    .meta(alias === undefined ? { description } : { description, 'x-alias': alias });
+
+export const GeodesicLayerSchema = z
+  .object({
+    windType: windType('geodesic'),
+    circuits: orAuto(
+      z.int().gt(0),
+      'Circuits of the layer (equator slots), or "auto": the fewest that cover the equator.',
+    ),
+    patternAdvance: orAuto(
+      z.int().gt(0),
+      'Slots between consecutive circuit starts, coprime with circuits, or "auto": the one with the least dwell.',
+      'pattern_advance',
+    ),
+    clairautRadius: orAuto(
+      z.number().gt(0),
+      'Clairaut radius c of the geodesic r·sin α = c, mm, or "auto": half the larger polar opening plus half the band width.',
+      'clairaut_radius',
+    ),
+    poleDwellDegrees: orAuto(
+      z.number().min(0),
+      'Mandrel turn at each pole with the carriage parked, degrees, or "auto": what closes the pattern.',
+      'pole_dwell_degrees',
+    ),
+    stationSpacingMM: z.number().gt(0).default(1).meta({
+      description: 'Largest fibre length between two stations, mm.',
+      'x-alias': 'station_spacing_mm',
+    }),
+  })
+  .meta({ id: 'GeodesicLayer', title: 'GeodesicLayer' });
+
 export const LayerSchema = z.discriminatedUnion('windType', [
   HoopLayerSchema,
   HelicalLayerSchema,
   SkipLayerSchema,
+  GeodesicLayerSchema,
 ]);
+
+export const DomeSchema = z
+  .object({
+    type: z.enum(['hemispherical', 'ellipsoidal', 'isotensoid', 'profile']).meta({
+      description:
+        'Dome shape: a hemisphere, an ellipsoid of the given aspect, the geodesic-isotensoid of its opening and the band, or the given points.',
+    }),
+    polarOpeningDiameter: positive('Diameter of the polar opening (the boss), mm.', 'polar_opening_diameter'),
+    aspect: z.number().gt(0).nullable().default(null).meta({
+      description: 'Ellipsoidal dome: its height over the cylinder radius (1 is a hemisphere).',
+    }),
+    points: z
+      .array(z.tuple([z.number(), z.number()]))
+      .nullable()
+      .default(null)
+      .meta({
+        description:
+          'Profile dome: its meridian as [z, r] points from the equator ([0, diameter / 2]) outward, mm; z grows away from the cylinder.',
+      }),
+  })
+  .meta({ id: 'Dome', title: 'Dome' });
+
+const dome = (description: string) => DomeSchema.nullable().default(null).meta({ description });
+
+export const DomesSchema = z
+  .object({
+    both: dome('The same dome at both ends.'),
+    start: dome('The dome at z = 0 (before the cylinder).'),
+    end: dome('The dome at z = windLength (after the cylinder).'),
+  })
+  .meta({ id: 'Domes', title: 'Domes' });
 
 export const MandrelParametersSchema = z
   .object({
@@ -72,6 +140,14 @@ export const MandrelParametersSchema = z
       description:
         'Diameter at z = windLength, mm. Smaller than diameter: a reducing cone, wound from the large end (schemaVersion 1.1 or later). Null, absent or equal to diameter: a cylinder.',
       'x-alias': 'end_diameter',
+    }),
+    domes: DomesSchema.nullable().default(null).meta({
+      description:
+        'A pressure vessel: the domes that close the cylinder (diameter and windLength are the cylinder\'s; the domes lie outside 0…windLength). Give "both", or "start" and "end". Needs schemaVersion 1.1 or later.',
+    }),
+    meridianSegments: z.int().gt(0).default(4096).meta({
+      description: 'Frusta each dome meridian is divided into for the path maths.',
+      'x-alias': 'meridian_segments',
     }),
   })
   .meta({ id: 'MandrelParameters', title: 'MandrelParameters' });
@@ -90,7 +166,7 @@ export const WindDefinitionSchema = z
       .regex(/^1\.\d+$/)
       .default('1.0')
       .meta({
-        description: 'Format version; any 1.x (a cone needs 1.1 or later).',
+        description: 'Format version; any 1.x (a cone or a vessel needs 1.1 or later).',
         'x-alias': 'schema_version',
       }),
     layers: z.array(LayerSchema).meta({ description: 'Layers in winding order; may be empty.' }),

@@ -1,7 +1,7 @@
 // The validated `.wind` definition (spec/winding.md §2.3) as the planner receives it: camelCase
 // keys, coerced values, defaults applied. The zod schema in this folder must produce exactly this.
 
-export type WindType = 'hoop' | 'helical' | 'skip';
+export type WindType = 'hoop' | 'helical' | 'skip' | 'geodesic';
 
 export interface HoopLayer {
   windType: 'hoop';
@@ -24,12 +24,41 @@ export interface SkipLayer {
   mandrelRotation: number;
 }
 
-export type Layer = HoopLayer | HelicalLayer | SkipLayer;
+/** A number the planner may choose itself. */
+export type OrAuto = number | 'auto';
+
+export interface GeodesicLayer {
+  windType: 'geodesic';
+  circuits: OrAuto;
+  patternAdvance: OrAuto;
+  clairautRadius: OrAuto;
+  poleDwellDegrees: OrAuto;
+  stationSpacingMM: number;
+}
+
+export type Layer = HoopLayer | HelicalLayer | SkipLayer | GeodesicLayer;
+
+export type DomeType = 'hemispherical' | 'ellipsoidal' | 'isotensoid' | 'profile';
+
+export interface Dome {
+  type: DomeType;
+  polarOpeningDiameter: number;
+  aspect: number | null;
+  points: [number, number][] | null;
+}
+
+export interface Domes {
+  both: Dome | null;
+  start: Dome | null;
+  end: Dome | null;
+}
 
 export interface MandrelParameters {
   diameter: number;
   windLength: number;
   endDiameter: number | null;
+  domes: Domes | null;
+  meridianSegments: number;
 }
 
 export interface TowParameters {

@@ -5,7 +5,7 @@
 import { pyrepr } from '../numeric.ts';
 import type { CoercionError } from './coerce.ts';
 import { CoercionFailure, coerceBoolean, coerceInteger, coerceNumber, coerceString } from './coerce.ts';
-import type { Field, Model, ScalarField, TaggedUnion } from './field-table.ts';
+import type { Field, Model, ScalarField, TaggedUnion, TuplesField } from './field-table.ts';
 import { windDefinitionModel } from './field-table.ts';
 import type { JsonObject, JsonValue } from './json-value.ts';
 import { pyJsonDumps } from './py-json.ts';
@@ -43,22 +43,75 @@ type ModelRule = (
   report: (key: string, msg: string) => void,
 ) => void;
 
-/** The first minor version whose definitions may describe a cone (`endDiameter` ≠ `diameter`). */
+/**
+ * The first minor version whose definitions may describe a cone (`endDiameter` ≠ `diameter`) or a
+ * vessel (`domes`).
+ */
 const CONE_MINOR_VERSION = 1;
 
 const MODEL_RULES: Record<string, ModelRule> = {
-  // A cone changes what every layer lays down, so the file must say it is written for a format
-  // that knows cones: a 1.0 reader would ignore endDiameter and wind a cylinder.
+  // A cone or a vessel changes what every layer lays down, so the file must say it is written for
+  // a format that knows them: a 1.0 reader would ignore endDiameter and domes and wind a cylinder.
   WindDefinition(value, keys, report) {
-    const mandrel = value.mandrelParameters as { diameter: number; endDiameter: number | null };
+    const mandrel = value.mandrelParameters as {
+      diameter: number;
+      endDiameter: number | null;
+      domes: unknown;
+    };
     const version = value.schemaVersion as string;
-    const end = mandrel.endDiameter;
-    if (end === null || end === mandrel.diameter) return;
     if (Number(version.slice(version.indexOf('.') + 1)) >= CONE_MINOR_VERSION) return;
+    const at = keys.get('schemaVersion') ?? 'schemaVersion';
+    const end = mandrel.endDiameter;
+    if (end !== null && end !== mandrel.diameter) {
+      report(
+        at,
+        `Value error, endDiameter ${pyrepr(end)} differs from diameter ${pyrepr(mandrel.diameter)}, which describes a cone; cones need schemaVersion "1.1" or later (got "${version}")`,
+      );
+    } else if (mandrel.domes !== null) {
+      report(
+        at,
+        `Value error, mandrelParameters.domes describes a pressure vessel; vessels need schemaVersion "1.1" or later (got "${version}")`,
+      );
+    }
+  },
+  // The domes close a cylinder; a cone with domes has no defined vessel geometry.
+  MandrelParameters(value, keys, report) {
+    const end = value.endDiameter as number | null;
+    if (value.domes === null || end === null || end === value.diameter) return;
     report(
-      keys.get('schemaVersion') ?? 'schemaVersion',
-      `Value error, endDiameter ${pyrepr(end)} differs from diameter ${pyrepr(mandrel.diameter)}, which describes a cone; cones need schemaVersion "1.1" or later (got "${version}")`,
+      keys.get('domes') ?? 'domes',
+      `Value error, domes close a cylinder, but endDiameter ${pyrepr(end)} differs from diameter ${pyrepr(value.diameter as number)} (a cone)`,
     );
+  },
+  Domes(value, keys, report) {
+    const given = (name: string) => value[name] !== null;
+    if (given('both') && (given('start') || given('end'))) {
+      report(
+        keys.get('both') ?? 'both',
+        'Value error, give either "both", or "start" and "end", not "both" with another dome',
+      );
+    } else if (!given('both')) {
+      for (const name of ['start', 'end']) {
+        if (!given(name))
+          report(
+            name,
+            `Value error, a vessel needs a dome at each end: "${name}" is missing (or give "both")`,
+          );
+      }
+    }
+  },
+  // The shape fields a dome type needs.
+  Dome(value, keys, report) {
+    if (value.type === 'ellipsoidal' && value.aspect === null)
+      report('aspect', 'Value error, an ellipsoidal dome needs its aspect (height over the cylinder radius)');
+    if (value.type === 'profile') {
+      const points = value.points as unknown[] | null;
+      if (points === null || points.length < 2)
+        report(
+          keys.get('points') ?? 'points',
+          'Value error, a profile dome needs at least two [z, r] points',
+        );
+    }
   },
 };
 
@@ -93,8 +146,8 @@ class Validator {
     for (const field of model.fields) {
       const key = lookup(input, field);
       if (key === undefined) {
-        if (field.kind === 'scalar' && !field.required) value[field.name] = field.default;
-        else this.#issue('missing', 'Field required', field.name);
+        if (field.required) this.#issue('missing', 'Field required', field.name);
+        else value[field.name] = field.kind === 'scalar' ? field.default : null;
         continue;
       }
       keys.set(field.name, key);
@@ -116,9 +169,11 @@ class Validator {
         this.#issue('literal_error', `Input should be '${field.value}'`);
         return INVALID;
       case 'model':
-        return this.model(field.model, raw);
+        return raw === null && field.nullable ? null : this.model(field.model, raw);
       case 'list':
         return this.list(field.items, raw);
+      case 'tuples':
+        return this.tuples(field, raw);
       case 'scalar':
         return this.scalar(field, raw);
     }
@@ -126,6 +181,7 @@ class Validator {
 
   scalar(field: ScalarField, raw: JsonValue): unknown {
     if (raw === null && field.nullable) return null;
+    if (field.keyword !== null && raw === field.keyword) return raw;
     const value =
       field.type === 'number'
         ? coerceNumber(raw)
@@ -142,11 +198,55 @@ class Validator {
       this.#issue('greater_than', 'Input should be greater than 0');
       return INVALID;
     }
+    if (field.nonNegative && !((value as number) >= 0)) {
+      this.#issue('greater_than_equal', 'Input should be greater than or equal to 0');
+      return INVALID;
+    }
+    if (field.choices !== null && !field.choices.includes(value as string)) {
+      const quoted = field.choices.map((choice) => `'${choice}'`);
+      this.#issue('enum', `Input should be ${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`);
+      return INVALID;
+    }
     if (field.pattern !== null && !this.#pattern(field.pattern).test(value as string)) {
       this.#issue('string_pattern_mismatch', `String should match pattern '${field.pattern}'`);
       return INVALID;
     }
     return value;
+  }
+
+  /** A list of fixed-size lists of numbers. */
+  tuples(field: TuplesField, raw: JsonValue): unknown {
+    if (raw === null && field.nullable) return null;
+    if (!Array.isArray(raw)) {
+      this.#issue('list_type', 'Input should be a valid list');
+      return INVALID;
+    }
+    const before = this.issues.length;
+    const out: number[][] = [];
+    raw.forEach((item, index) => {
+      if (!Array.isArray(item)) {
+        this.#issue('tuple_type', 'Input should be a valid tuple', index);
+        return;
+      }
+      if (item.length !== field.size) {
+        const [type, bound] = item.length < field.size ? ['too_short', 'least'] : ['too_long', 'most'];
+        this.#issue(
+          type,
+          `Tuple should have at ${bound} ${field.size} items after validation, not ${item.length}`,
+          index,
+        );
+        return;
+      }
+      out.push(
+        item.map((element, j) => {
+          const number = coerceNumber(element as JsonValue);
+          if (!(number instanceof CoercionFailure)) return number;
+          this.#at(index, () => this.#issue(number.type, COERCION_MESSAGES[number.type], j));
+          return Number.NaN;
+        }),
+      );
+    });
+    return this.issues.length === before ? out : INVALID;
   }
 
   #pattern(source: string): RegExp {

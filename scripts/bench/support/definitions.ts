@@ -6,7 +6,13 @@ import { helicalLayer } from '../../../server/testing/wind.ts';
 /** 26 circuits × 2 passes × ~7000 lines per helical layer: about 1.09 million lines in all. */
 export const benchDefinition: WindDefinition = {
   schemaVersion: '1.0',
-  mandrelParameters: { diameter: 70, windLength: 7000, endDiameter: null },
+  mandrelParameters: {
+    diameter: 70,
+    windLength: 7000,
+    endDiameter: null,
+    domes: null,
+    meridianSegments: 4096,
+  },
   towParameters: { width: 7, thickness: 0.5 },
   defaultFeedRate: 9000,
   layers: [
@@ -21,7 +27,7 @@ export const benchDefinition: WindDefinition = {
 export const coneBenchDefinition: WindDefinition = {
   ...benchDefinition,
   schemaVersion: '1.1',
-  mandrelParameters: { diameter: 70, windLength: 7000, endDiameter: 40 },
+  mandrelParameters: { diameter: 70, windLength: 7000, endDiameter: 40, domes: null, meridianSegments: 4096 },
   layers: [helicalLayer(30, 180), helicalLayer(30, 360), helicalLayer(30, 180)],
 };
 
