@@ -8,7 +8,7 @@ import { healthRoute } from '../http/health.ts';
 import type { Logger } from '../log.ts';
 import { type MachineForwardOptions, machineForwardRoutes } from '../machine/forward.ts';
 import { taskRoutes } from '../tasks/routes.ts';
-import { doorsRoutes } from './doors.ts';
+import { doorControlRoutes } from './door-control.ts';
 import { type LinksOptions, linksRoute } from './links.ts';
 import { serveRenderer } from './renderer.ts';
 import { widgetFrameRoute } from './widget-frame.ts';
@@ -59,7 +59,7 @@ export async function buildLanDoor({
   // First, so every route below (GraphQL included) is behind them.
   requestGuards(app, { hosts: 'any', ...guards });
   await app.register(healthRoute, { ready });
-  await app.register(doorsRoutes, { winding, clientAddresses });
+  await app.register(doorControlRoutes, { winding, clientAddresses });
   if (links) await app.register(linksRoute, links);
   if (graphql) await graphql(app);
   if (internalGateway) await internalGateway(app);

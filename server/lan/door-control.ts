@@ -1,3 +1,4 @@
+// /api/doors/* on the LAN door: the winding door's state, a probe of it, and starting and stopping it.
 import type { FastifyInstance } from 'fastify';
 import { StartupError } from '../errors.ts';
 import { type ClientAddresses, loopbackOnly, SOCKET_ADDRESSES } from '../http/client-address.ts';
@@ -6,7 +7,7 @@ import type { Door } from '../http/door.ts';
 /** How long the LAN door waits for the winding door before calling it unreachable. */
 export const WINDING_PROBE_TIMEOUT_MS = 1000;
 
-export interface DoorsRoutesOptions {
+export interface DoorControlOptions {
   winding: Door;
   /** How clients are told apart (§5.6); socket addresses only when not given. */
   clientAddresses?: ClientAddresses;
@@ -18,9 +19,9 @@ export interface DoorsRoutesOptions {
  * Stopping and starting the winding door (shutting out automation scripts while an operator works
  * at the machine) is allowed only from the workstation itself.
  */
-export async function doorsRoutes(
+export async function doorControlRoutes(
   app: FastifyInstance,
-  { winding, clientAddresses = SOCKET_ADDRESSES }: DoorsRoutesOptions,
+  { winding, clientAddresses = SOCKET_ADDRESSES }: DoorControlOptions,
 ) {
   const doorState = () => ({ url: winding.url, running: winding.running });
 
