@@ -5,6 +5,10 @@ import { g6, gcd, pyrepr, rhe } from '../numeric.ts';
 import type { HelicalLayer, Layer, WindDefinition } from '../wind/types.ts';
 import { coneKinematics, coneLayerProblem, isCone } from './cone.ts';
 import { type HelicalKinematics, helicalKinematics } from './kinematics.ts';
+import { type GeodesicKinematics, geodesicKinematics } from './vessel.ts';
+
+/** What the checks found out about a layer that generation needs. */
+export type LayerKinematics = HelicalKinematics | GeodesicKinematics | null;
 
 export const MAX_PROGRAM_LINES = 50_000_000;
 
@@ -25,15 +29,19 @@ export function planningError(index: number, text: string): PlanningError {
 
 /**
  * Lines a layer will write, without its `; Layer` comment (the estimate of check 3). On a cone a
- * pass is its lean moves and two lines per station (`coneStations` of them).
+ * pass is its lean moves and two lines per station (`coneStations` of them); a geodesic layer
+ * counts its own (`geodesicLines`).
  */
 export function estimatedLayerLines(
   layer: Layer,
   windLength: number,
   numCircuits: number,
   coneStations: number | null = null,
+  geodesicLines = 0,
 ): number {
   switch (layer.windType) {
+    case 'geodesic':
+      return geodesicLines;
     case 'hoop':
       return layer.terminal ? rhe(windLength) + 4 : 2 * rhe(windLength) + 10;
     case 'skip':
@@ -50,14 +58,14 @@ export function estimatedLayerLines(
 
 /**
  * Runs checks 1–9 for layer `index` (1-based) and advances `state`; throws the first failure.
- * Returns the helical kinematics so generation does not recompute them.
+ * Returns the helical or geodesic kinematics so generation does not recompute them.
  */
 export function checkLayer(
   index: number,
   layer: Layer,
   definition: WindDefinition,
   state: CheckState,
-): HelicalKinematics | null {
+): LayerKinematics {
   const fail = (text: string): PlanningError => planningError(index, text);
   if (state.terminalSeen) throw fail('terminal layer must be the final entry in the definition');
   if (layer.windType === 'hoop' && layer.terminal) state.terminalSeen = true;
@@ -79,12 +87,21 @@ export function checkLayer(
     }
   }
 
+  let geodesic: GeodesicKinematics | null = null;
+  if (layer.windType === 'geodesic') {
+    const planned = geodesicKinematics(layer, mandrel, definition.towParameters);
+    if (typeof planned === 'string') throw fail(planned);
+    geodesic = planned;
+  }
+
   const L = mandrel.windLength;
   const stations = kinematics?.cone?.stations ?? null;
-  state.estimate += 1 + estimatedLayerLines(layer, L, kinematics?.numCircuits ?? 0, stations);
+  const lines = estimatedLayerLines(layer, L, kinematics?.numCircuits ?? 0, stations, geodesic?.lines);
+  state.estimate += 1 + lines;
   if (!(state.estimate <= MAX_PROGRAM_LINES)) {
     throw fail(`the program would exceed ${MAX_PROGRAM_LINES} G-code lines`);
   }
+  if (geodesic !== null) return geodesic;
 
   if (layer.windType !== 'helical' || kinematics === null) return null;
   const P = layer.patternNumber;

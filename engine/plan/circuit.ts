@@ -24,6 +24,8 @@ export interface PathStations {
   r: number[];
   phi: number[];
   s: number[];
+  /** Indices of the turnaround stations, in path order (the end dome's, then the start dome's). */
+  turns: number[];
 }
 
 function push(path: PathStations, z: number, r: number, phi: number, s: number): void {
@@ -61,6 +63,7 @@ function turnaround(path: PathStations, dome: GeodesicStations, zEquator: number
   const last = dome.r.length - 1;
   const phiT = dome.phi[last] ?? 0;
   const sT = dome.s[last] ?? 0;
+  path.turns.push(path.z.length + last - 1);
   for (let j = 1; j <= last; j++) {
     push(
       path,
@@ -76,16 +79,28 @@ function turnaround(path: PathStations, dome: GeodesicStations, zEquator: number
   }
 }
 
+/** Domes whose geodesic may turn back at the boss edge rather than at r = c. */
+export interface BossTurns {
+  start: boolean;
+  end: boolean;
+}
+
 /**
  * The stations of one circuit of the geodesic r·sin α = c, no more than `spacing` of fibre apart,
  * starting at z = 0, φ = 0. Its last station is z = 0 again, φ advanced by the circuit's turn.
- * Null when a dome cannot turn the geodesic (c not below R, or an opening wider than c).
+ * Null when a dome cannot turn the geodesic (c not below R, or an opening wider than c), unless
+ * `bossTurns` lets that dome's geodesic turn back at its boss edge (see `geodesicStations`).
  */
-export function geodesicCircuit(vessel: Vessel, c: number, spacing: number): PathStations | null {
-  const endDome = geodesicStations(vessel.end, c, spacing);
-  const startDome = geodesicStations(vessel.start, c, spacing);
+export function geodesicCircuit(
+  vessel: Vessel,
+  c: number,
+  spacing: number,
+  bossTurns: BossTurns = { start: false, end: false },
+): PathStations | null {
+  const endDome = geodesicStations(vessel.end, c, spacing, bossTurns.end);
+  const startDome = geodesicStations(vessel.start, c, spacing, bossTurns.start);
   if (endDome === null || startDome === null) return null;
-  const path: PathStations = { z: [0], r: [vessel.R], phi: [0], s: [0] };
+  const path: PathStations = { z: [0], r: [vessel.R], phi: [0], s: [0], turns: [] };
   cylinder(path, vessel, c, spacing, 0, vessel.L);
   turnaround(path, endDome, vessel.L, 1);
   cylinder(path, vessel, c, spacing, vessel.L, 0);

@@ -92,14 +92,30 @@ export interface GeodesicStations {
 }
 
 /**
+ * True when a geodesic of constant c runs over the whole meridian without reaching r = c: it ends
+ * at the boss edge still above c (an isotensoid's boss sits just above its own c).
+ */
+export function endsAboveTangency(meridian: Meridian, c: number): boolean {
+  const R = meridian.r[0] ?? 0;
+  return c > 0 && c < R && domeCrossing(meridian, c) === null && meridian.r.every((r) => r > c);
+}
+
+/**
  * Stations of the geodesic from the equator to its tangency, no more than `spacing` of fibre
  * apart (so the steep turn near the pole is as finely sampled as the rest), every frustum
  * junction included. Along a frustum √(r² − c²) varies linearly with fibre length, which places
- * them in closed form. Null when the geodesic cannot turn on this dome (see `domeCrossing`).
+ * them in closed form. Null when the geodesic cannot turn on this dome (see `domeCrossing`),
+ * unless `turnAtEnd`: then a geodesic that runs over the whole meridian above c ends at its last
+ * vertex (the boss edge), where the caller turns it back.
  */
-export function geodesicStations(meridian: Meridian, c: number, spacing: number): GeodesicStations | null {
+export function geodesicStations(
+  meridian: Meridian,
+  c: number,
+  spacing: number,
+  turnAtEnd = false,
+): GeodesicStations | null {
   if (!(spacing > 0)) throw new RangeError('station spacing must be positive');
-  if (domeCrossing(meridian, c) === null) return null;
+  if (domeCrossing(meridian, c) === null && !(turnAtEnd && endsAboveTangency(meridian, c))) return null;
   const out: GeodesicStations = {
     z: [meridian.z[0] ?? 0],
     r: [meridian.r[0] ?? 0],

@@ -9,6 +9,7 @@ import { type ConeKinematics, clairautRatio, coneTheta, fibreAngleAtRatio, theta
 import { writeAscii, writeFixed6 } from './fixed6.ts';
 import type { HelicalKinematics } from './kinematics.ts';
 import type { AxisFormat, LayerMetrics, PlanSummary } from './types.ts';
+import type { GeodesicKinematics } from './vessel.ts';
 
 /** Bytes handed out per chunk (the last chunk may be shorter). */
 export const CHUNK_BYTES = 64 * 1024;
@@ -93,7 +94,10 @@ export class Planner {
       else if (layer.windType === 'skip') {
         yield* this.move(0, layer.mandrelRotation, 0);
         this.setMandrel(0);
-      } else if (kinematics !== null) yield* this.helical(layer, kinematics);
+      } else if (kinematics === null) {
+        // Only a hoop or a skip layer has no kinematics; both are handled above.
+      } else if ('path' in kinematics) yield* this.geodesic(kinematics);
+      else if (layer.windType === 'helical') yield* this.helical(layer, kinematics);
       if (!Number.isFinite(this.time) || !Number.isFinite(this.tow)) {
         throw planningError(index, ESTIMATE_TEXT);
       }
@@ -230,6 +234,51 @@ export class Planner {
     return pos;
   }
 
+  /**
+   * A geodesic layer on a vessel: from the start of the cylinder, circuit after circuit pole to
+   * pole and back along the planned stations (X = z, A = the mandrel angle, B the head's lean
+   * from the local fibre angle), the mandrel dwelling at each turnaround with the carriage parked
+   * so that consecutive circuits start the pattern's advance apart. Tow is the fibre laid.
+   */
+  private *geodesic(k: GeodesicKinematics): Chunks {
+    const { z, r, phi, s, turns } = k.path;
+    const written = k.written;
+    const count = written.length;
+    const endTurn = turns[0] ?? -1;
+    const startTurn = turns[1] ?? -1;
+    const dwell = k.poleDwell;
+    // The head leans against the direction of travel by the complement of the fibre angle, and
+    // stands straight where the fibre turns back.
+    const head = new Float64Array(count);
+    for (let j = 0; j < count; j++) {
+      const i = written[j] ?? 0;
+      const lean = 90 - Math.asin(Math.min(1, k.c / (r[i] ?? 1))) * RAD;
+      const sigma = i <= endTurn || i > startTurn ? 1 : -1;
+      head[j] = i === endTurn || i === startTurn || lean === 0 ? 0 : -sigma * lean;
+    }
+    yield* this.move(0, this.a, 0);
+    this.setMandrel(0);
+    this.emit(z[0] ?? 0, 0, head[0] ?? 0, 0);
+    let base = 0;
+    for (let circuit = 1; circuit <= k.circuits; circuit++) {
+      this.comment(`\tCircuit: ${circuit}/${k.circuits}`);
+      for (let j = 1; j < count; j++) {
+        const i = written[j] ?? 0;
+        const angle = base + (phi[i] ?? 0) + (i > endTurn ? dwell : 0) + (i > startTurn ? dwell : 0);
+        const x = z[i] ?? 0;
+        this.emit(x, angle * RAD, head[j] ?? 0, (s[i] ?? 0) - (s[written[j - 1] ?? 0] ?? 0));
+        if (dwell > 0 && (i === endTurn || i === startTurn)) {
+          this.emit(x, (angle + dwell) * RAD, 0, (r[i] ?? 0) * dwell);
+        }
+        if (this.pos >= CHUNK_BYTES) yield this.take();
+      }
+      base += k.circuitTurn + 2 * dwell;
+    }
+    const pos = base * RAD;
+    yield* this.move(this.x, pos, 0);
+    yield* this.zeroAxes(pos);
+  }
+
   private *zeroAxes(theta: number): Chunks {
     this.setPosition3(0, pmod(theta, 360), 0);
     yield* this.move(this.x, 360, this.b);
@@ -278,8 +327,11 @@ export class Planner {
     return k;
   }
 
-  /** A G0 line to (x, a, b) with its metrics (§4.7); guard 10 first. */
-  private emit(x: number, a: number, b: number): void {
+  /**
+   * A G0 line to (x, a, b) with its metrics (§4.7); guard 10 first. `fibre`, when given (≥ 0), is
+   * the tow the move lays, in place of the cylinder's estimate.
+   */
+  private emit(x: number, a: number, b: number, fibre = -1): void {
     if (
       !(Math.abs(x) < COORDINATE_LIMIT && Math.abs(a) < COORDINATE_LIMIT && Math.abs(b) < COORDINATE_LIMIT)
     ) {
@@ -305,7 +357,7 @@ export class Planner {
 
     const dX = x - this.x;
     const dA = a - this.a;
-    this.tow += Math.sqrt(sq(dX) + sq((dA / 360) * this.D * Math.PI));
+    this.tow += fibre >= 0 ? fibre : Math.sqrt(sq(dX) + sq((dA / 360) * this.D * Math.PI));
     const d = Math.sqrt(sq(dX) + sq((dA / 360) * this.C0));
     this.time += (d / this.F) * 60;
     this.x = x;

@@ -1,0 +1,260 @@
+// A geodesic layer on a pressure vessel (docs/winding-vessels.md): the vessel built from the
+// definition's domes, Clairaut's constant from the polar openings and the band, one circuit of
+// stations pole to pole and back on the chain of frusta, and the pattern (circuits, advance, pole
+// dwell) that makes the circuits close evenly. Everything a geodesic layer cannot be wound from
+// is found here, before a line is written, with the reason in words.
+import { DEG, g6, gcd, pyrepr } from '../numeric.ts';
+import type { Dome, GeodesicLayer, MandrelParameters, TowParameters } from '../wind/types.ts';
+import { type BossTurns, geodesicCircuit, type PathStations, type Vessel } from './circuit.ts';
+import { isotensoidBossRatio, isotensoidMeridian } from './isotensoid.ts';
+import { ellipsoidMeridian, type Meridian, profileMeridian } from './meridian.ts';
+import { equatorCircuits, patternCandidates } from './pattern.ts';
+
+const TWO_PI = 2 * Math.PI;
+/** How far a given pole dwell may miss the pattern's closing turn, radians (1e-9°). */
+const CLOSURE_TOLERANCE = 1e-9 * DEG;
+/** Circuit counts above the covering one searched for a pattern that a given dwell closes. */
+const EXTRA_CIRCUITS = 8;
+
+export interface GeodesicKinematics {
+  vessel: Vessel;
+  /** Clairaut's constant r·sin α, mm. */
+  c: number;
+  /** Fibre angle on the cylinder, degrees from the axis. */
+  cylinderAngle: number;
+  /** One circuit from z = 0 back to z = 0, without dwell; `turns` marks the two turnarounds. */
+  path: PathStations;
+  /**
+   * The stations written as G-code: indices into `path`, first and last and both turnarounds
+   * included, no more than the layer's station spacing of fibre apart. The path itself has a
+   * station at every frustum junction (thousands per dome, for exact maths); writing them all
+   * would only multiply the lines.
+   */
+  written: Int32Array;
+  /** Mandrel turn of that circuit, radians. */
+  circuitTurn: number;
+  circuits: number;
+  advance: number;
+  /** Mandrel turn at each pole, radians (≥ 0), with the carriage parked at the turnaround. */
+  poleDwell: number;
+  /** Lines the layer writes after its `; Layer` comment. */
+  lines: number;
+}
+
+/** The dome at each end of a vessel, or null for a plain cylinder. */
+export function vesselDomes(mandrel: MandrelParameters): { start: Dome; end: Dome } | null {
+  const domes = mandrel.domes;
+  if (domes === null) return null;
+  const start = domes.both ?? domes.start;
+  const end = domes.both ?? domes.end;
+  return start === null || end === null ? null : { start, end };
+}
+
+/** Failure of a layer: the reason, in words. */
+class LayerProblem extends Error {}
+
+function openingRadius(dome: Dome, which: string, R: number): number {
+  const r = dome.polarOpeningDiameter / 2;
+  if (!(r < R)) {
+    throw new LayerProblem(
+      `the ${which} dome's polar opening (diameter ${pyrepr(dome.polarOpeningDiameter)} mm) is not smaller than the cylinder (diameter ${pyrepr(2 * R)} mm)`,
+    );
+  }
+  return r;
+}
+
+/** The dome's meridian, and whether the geodesic turns at its boss edge rather than at r = c. */
+function domeMeridian(
+  dome: Dome,
+  which: string,
+  R: number,
+  band: number,
+  segments: number,
+): { meridian: Meridian; bossTurn: boolean } {
+  const opening = dome.polarOpeningDiameter / 2;
+  switch (dome.type) {
+    case 'hemispherical':
+      return { meridian: ellipsoidMeridian(R, 1, segments, opening), bossTurn: false };
+    case 'ellipsoidal':
+      return { meridian: ellipsoidMeridian(R, dome.aspect ?? 1, segments, opening), bossTurn: false };
+    case 'isotensoid': {
+      // Shaped for the geodesic whose band just clears this opening; its boss seats a little
+      // above that Clairaut radius, so that geodesic turns back at the boss edge.
+      const shape = opening + band / 2;
+      if (isotensoidBossRatio(shape / R) === null) {
+        throw new LayerProblem(
+          `no isotensoid ${which} dome exists for a polar opening of diameter ${pyrepr(dome.polarOpeningDiameter)} mm and a ${pyrepr(band)} mm band on a cylinder of diameter ${pyrepr(2 * R)} mm`,
+        );
+      }
+      return { meridian: isotensoidMeridian(R, shape, segments), bossTurn: true };
+    }
+    case 'profile': {
+      const points = dome.points ?? [];
+      const first = points[0];
+      if (first === undefined || Math.abs(first[0]) > 1e-9 * R || Math.abs(first[1] - R) > 1e-9 * R) {
+        throw new LayerProblem(
+          `the ${which} dome's profile must start at the equator [0, ${pyrepr(R)}] (half the cylinder diameter)`,
+        );
+      }
+      try {
+        return { meridian: profileMeridian(points), bossTurn: false };
+      } catch (error) {
+        if (error instanceof RangeError) throw new LayerProblem(`the ${which} dome's ${error.message}`);
+        throw error;
+      }
+    }
+  }
+}
+
+/** Clairaut's constant of the layer: given, or the band's inner edge on the larger opening. */
+function clairautConstant(layer: GeodesicLayer, R: number, band: number, openings: number[]): number {
+  const widest = Math.max(...openings);
+  const least = widest + band / 2;
+  if (layer.clairautRadius === 'auto') {
+    if (!(least < R)) {
+      throw new LayerProblem(
+        `the polar opening (diameter ${pyrepr(2 * widest)} mm) is too large for the ${pyrepr(band)} mm band: the band's inner edge needs a Clairaut radius of ${g6(least)} mm, which is not below the cylinder radius ${pyrepr(R)} mm, so no fibre angle on the cylinder reaches it`,
+      );
+    }
+    return least;
+  }
+  const c = layer.clairautRadius;
+  if (!(c < R)) {
+    throw new LayerProblem(
+      `clairautRadius ${pyrepr(c)} mm is not below the cylinder radius ${pyrepr(R)} mm: no fibre angle on the cylinder has sin α = c / R`,
+    );
+  }
+  if (c < least) {
+    throw new LayerProblem(
+      `clairautRadius ${pyrepr(c)} mm lets the band into the polar opening (diameter ${pyrepr(2 * widest)} mm): its inner edge needs at least ${g6(widest)} + ${g6(band / 2)} = ${g6(least)} mm`,
+    );
+  }
+  return c;
+}
+
+/** (a mod 2π) in [0, 2π). */
+function positiveTurn(a: number): number {
+  const m = a % TWO_PI;
+  return m < 0 ? m + TWO_PI : m;
+}
+
+/** Circuits, advance and pole dwell: the given ones, the rest chosen so the pattern closes. */
+function closePattern(
+  layer: GeodesicLayer,
+  R: number,
+  c: number,
+  band: number,
+  turn: number,
+): { circuits: number; advance: number; poleDwell: number } {
+  const covering = equatorCircuits(R, c, band);
+  const N = layer.circuits;
+  if (N !== 'auto' && N < covering) {
+    throw new LayerProblem(
+      `circuits ${N} leave gaps: ${covering} bands of ${pyrepr(band)} mm are needed to cover the equator`,
+    );
+  }
+  const q = layer.patternAdvance;
+  if (q !== 'auto' && N !== 'auto' && !(N === 1 || (q < N && gcd(q, N) === 1))) {
+    throw new LayerProblem(
+      `patternAdvance ${q} must be below circuits ${N} and coprime with it, or the circuits leave slots empty`,
+    );
+  }
+  const dwell = layer.poleDwellDegrees;
+  // With the dwell free every circuit count closes, so the covering count (least overlap) is
+  // taken; a given dwell closes only some, so more counts are searched.
+  const low = N === 'auto' ? covering : N;
+  const extra = N === 'auto' && dwell !== 'auto' ? EXTRA_CIRCUITS : 0;
+  const candidates = patternCandidates(R, c, band, turn, low - covering + extra).filter(
+    (candidate) => candidate.circuits >= low && (q === 'auto' || candidate.advance === q),
+  );
+  if (dwell === 'auto') {
+    const best = candidates[0];
+    if (best === undefined) {
+      throw new LayerProblem(`patternAdvance ${q} is coprime with none of the circuit counts tried`);
+    }
+    return { circuits: best.circuits, advance: best.advance, poleDwell: best.dwell / 2 };
+  }
+  const total = 2 * dwell * DEG;
+  const closing = candidates.find((candidate) => {
+    const miss = positiveTurn(total - candidate.dwell);
+    return Math.min(miss, TWO_PI - miss) <= CLOSURE_TOLERANCE;
+  });
+  if (closing === undefined) {
+    const auto = candidates[0];
+    const hint = auto === undefined ? '' : `; "auto" would dwell ${g6((auto.dwell / 2) * (180 / Math.PI))}°`;
+    throw new LayerProblem(
+      `poleDwellDegrees ${pyrepr(dwell)}° closes no pattern of these circuits: consecutive circuits would not start an even number of slots apart${hint}`,
+    );
+  }
+  return { circuits: closing.circuits, advance: closing.advance, poleDwell: dwell * DEG };
+}
+
+/**
+ * Indices of the stations to write: greedily the farthest station still within `spacing` of fibre
+ * of the last one written, and always the first, the last and the turnarounds. Consecutive path
+ * stations are never more than `spacing` apart, so neither are the written ones.
+ */
+export function writtenStations(path: PathStations, spacing: number): Int32Array {
+  const { s, turns } = path;
+  const last = s.length - 1;
+  const kept = [0];
+  let from = 0;
+  for (let i = 1; i < last; i++) {
+    if (turns.includes(i) || (s[i + 1] ?? 0) - (s[from] ?? 0) > spacing) {
+      kept.push(i);
+      from = i;
+    }
+  }
+  if (last > 0) kept.push(last);
+  return Int32Array.from(kept);
+}
+
+/**
+ * Plans a geodesic layer, or says why it cannot be wound: the text of a planning error.
+ */
+export function geodesicKinematics(
+  layer: GeodesicLayer,
+  mandrel: MandrelParameters,
+  tow: TowParameters,
+): GeodesicKinematics | string {
+  const domes = vesselDomes(mandrel);
+  if (domes === null) return 'geodesic layers need a vessel: mandrelParameters.domes is not set';
+  try {
+    const R = mandrel.diameter / 2;
+    const band = tow.width;
+    const segments = mandrel.meridianSegments;
+    const openings = [openingRadius(domes.start, 'start', R), openingRadius(domes.end, 'end', R)];
+    const c = clairautConstant(layer, R, band, openings);
+    const start = domeMeridian(domes.start, 'start', R, band, segments);
+    const end = domeMeridian(domes.end, 'end', R, band, segments);
+    const vessel: Vessel = { R, L: mandrel.windLength, start: start.meridian, end: end.meridian };
+    const bossTurns: BossTurns = { start: start.bossTurn, end: end.bossTurn };
+    const path = geodesicCircuit(vessel, c, layer.stationSpacingMM, bossTurns);
+    if (path === null) {
+      const which = start.meridian.r.every((r) => r > c) ? 'start' : 'end';
+      throw new LayerProblem(
+        `the geodesic (Clairaut radius ${g6(c)} mm) cannot turn back on the ${which} dome: its profile ends above that radius`,
+      );
+    }
+    const circuitTurn = path.phi[path.phi.length - 1] ?? 0;
+    const pattern = closePattern(layer, R, c, band, circuitTurn);
+    const written = writtenStations(path, layer.stationSpacingMM);
+    const stations = written.length - 1;
+    const dwellLines = pattern.poleDwell > 0 ? 2 : 0;
+    return {
+      vessel,
+      c,
+      cylinderAngle: (Math.asin(c / R) * 180) / Math.PI,
+      path,
+      written,
+      circuitTurn,
+      ...pattern,
+      // Carriage to the start, re-zero, first station; per circuit its comment, stations and
+      // dwells; the head back to 0 and the re-zero of §4.1.
+      lines: 3 + pattern.circuits * (1 + stations + dwellLines) + 4,
+    };
+  } catch (error) {
+    if (error instanceof LayerProblem) return error.message;
+    throw error;
+  }
+}
