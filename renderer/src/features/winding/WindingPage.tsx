@@ -3,7 +3,7 @@ import { type DragEvent, useEffect, useRef, useState } from 'react';
 import { isBusy, MACHINE_ROUTES } from '#engine/machine/contract.ts';
 import { formatBytes } from '../../ui/format.ts';
 import { ProgressBar } from '../../ui/ProgressBar.tsx';
-import { DefinitionView } from './definition/DefinitionView.tsx';
+import { DefinitionView } from './DefinitionView.tsx';
 import { MachinePanel } from './machine/MachinePanel.tsx';
 import { useMachine } from './machine/useMachine.ts';
 import { useProgram } from './useProgram.ts';

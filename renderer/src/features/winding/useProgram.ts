@@ -2,9 +2,9 @@
 // options, and the worker that holds the program.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { desktopApi } from '../../lib/desktop.ts';
-import { listRecent, type RecentEntry, rememberRecent } from './open/recent.ts';
 import { PreviewClient, type ProgressReport } from './preview/client.ts';
 import type { LoadResult, PlanOptionsState } from './preview/protocol.ts';
+import { listRecent, type RecentEntry, rememberRecent } from './recent.ts';
 import { describeSave, gcodeName, saveProgram } from './save/save-program.ts';
 
 export type OpenState =

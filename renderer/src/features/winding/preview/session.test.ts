@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPreview } from '#engine/gcode/index.ts';
 import { prepareProgram } from '#engine/machine/program.ts';
 import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
-import { metricsJson } from '../definition/DefinitionView.tsx';
+import { metricsJson } from '../DefinitionView.tsx';
 import { gcodeName } from '../save/save-program.ts';
 import { lastVertexAtOrBefore } from '../scene/timeline.ts';
 import { PreviewClient, type ProgressReport } from './client.ts';

@@ -2,10 +2,10 @@
 // a G-code file, the simulator's figures.
 import type { SimulationSummary } from '#engine/gcode/types.ts';
 import type { PlanSummary } from '#engine/plan/types.ts';
-import { downloadBlob } from '../../../ui/download.ts';
-import { formatDuration, formatNumber } from '../../../ui/format.ts';
-import type { LoadResult, PlanOptionsState, ProgramError } from '../preview/protocol.ts';
-import { gcodeName } from '../save/save-program.ts';
+import { downloadBlob } from '../../ui/download.ts';
+import { formatDuration, formatNumber } from '../../ui/format.ts';
+import type { LoadResult, PlanOptionsState, ProgramError } from './preview/protocol.ts';
+import { gcodeName } from './save/save-program.ts';
 
 /** `towpath plan --json`'s body without `output`, as it prints it (one line). */
 export function metricsJson(plan: PlanSummary): string {
