@@ -1,7 +1,7 @@
 import { useMe } from '../lib/graphql/me.ts';
 import { followLink, navigate } from '../lib/location.ts';
 import { setSessionToken } from '../lib/session.ts';
-import { setSessionEndedReason } from '../lib/use-session.ts';
+import { setSessionEndedReason } from '../lib/useSession.ts';
 
 /** Who is signed in, with "Sign out"; or the way to sign in. In the frame on every screen. */
 export function AccountMenu() {

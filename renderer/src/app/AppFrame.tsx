@@ -1,7 +1,7 @@
 import { type MouseEvent, type ReactNode, Suspense } from 'react';
 import { useMe } from '../lib/graphql/me.ts';
 import { usePathname } from '../lib/location.ts';
-import { sessionEndedReason, useSessionToken } from '../lib/use-session.ts';
+import { sessionEndedReason, useSessionToken } from '../lib/useSession.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { AREAS, type Area, areaFor } from './areas.ts';
 import { pageFor } from './routes.ts';

@@ -11,7 +11,7 @@ import {
 } from '../../lib/graphql/generated.ts';
 import { followLink, navigate, pathSegment, usePathname } from '../../lib/location.ts';
 import { setSessionToken } from '../../lib/session.ts';
-import { sessionEndedReason, setSessionEndedReason } from '../../lib/use-session.ts';
+import { sessionEndedReason, setSessionEndedReason } from '../../lib/useSession.ts';
 import { Problem, TextField } from '../../ui/Field.tsx';
 import { NewPasswordField } from './PasswordField.tsx';
 import { passwordAcceptable } from './password-policy.ts';

@@ -12,7 +12,7 @@ import {
   subscriptionExchange,
 } from 'urql';
 import { authorizationHeader, getSessionToken, setSessionToken } from '../session.ts';
-import { setSessionEndedReason } from '../use-session.ts';
+import { setSessionEndedReason } from '../useSession.ts';
 
 export const SESSION_EXPIRED_MESSAGE =
   'Your session has ended (it expired or your account changed). Sign in again.';

@@ -1,5 +1,5 @@
 import { useQuery } from 'urql';
-import { useSessionToken } from '../use-session.ts';
+import { useSessionToken } from '../useSession.ts';
 import { MeDocument, type MeQuery } from './generated.ts';
 
 export type SignedInUser = NonNullable<MeQuery['me']>;

@@ -1,6 +1,6 @@
 import { type ReactNode, useMemo } from 'react';
 import { Provider } from 'urql';
-import { useSessionToken } from '../use-session.ts';
+import { useSessionToken } from '../useSession.ts';
 import { createGraphqlClient } from './client.ts';
 
 /** A fresh client (and cache) per session, so nothing one account read is shown to the next. */
