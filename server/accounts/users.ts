@@ -6,6 +6,7 @@ import type { ThrottleKeyName } from '../auth/login-throttle.ts';
 import { LimiterUnavailable } from '../auth/rate-limit.ts';
 import { SETUP_CODE_REQUIRED } from '../auth/setup-code.ts';
 import { iso } from '../auth/tokens.ts';
+import { afterOffboarding, offboardInTransaction } from '../dashboards/offboarding.ts';
 import { createWinderDashboard } from '../dashboards/winder.ts';
 import type { Role, UserRow } from '../db/repositories/users.ts';
 import { ServiceError } from '../errors.ts';
@@ -218,11 +219,11 @@ export function deleteOwnAccount(services: AccountServices, me: UserRow): UserRo
     if (owns && !successor)
       throw new ServiceError('FORBIDDEN', 'No active admin can take over your dashboards');
     // Without a successor the user owns nothing (checked above), so only ACL entries are removed.
-    const offboarding = services.dashboards.offboardInTransaction(user.id, successor?.id ?? user.id);
+    const offboarding = offboardInTransaction(services, user.id, successor?.id ?? user.id);
     store.users.delete(user.id);
     return { user, offboarding };
   });
-  services.dashboards.afterOffboarding(me.id, result.offboarding);
+  afterOffboarding(services, me.id, result.offboarding);
   audit.record({
     actorUserId: me.id,
     action: 'user.self_deleted',
@@ -333,11 +334,11 @@ export function deleteUser(services: AccountServices, admin: UserRow, userId: st
       throw new ServiceError('FORBIDDEN', 'You cannot delete your own account here; use deleteMyUserAccount');
     }
     if (target.active) throw new ServiceError('FORBIDDEN', 'Deactivate the user before deleting');
-    const offboarding = services.dashboards.offboardInTransaction(target.id, admin.id);
+    const offboarding = offboardInTransaction(services, target.id, admin.id);
     store.users.delete(target.id);
     return { target, offboarding };
   });
-  services.dashboards.afterOffboarding(admin.id, result.offboarding);
+  afterOffboarding(services, admin.id, result.offboarding);
   audit.record({
     actorUserId: admin.id,
     action: 'user.admin_deleted',

@@ -18,6 +18,16 @@ export type ServiceAccountAuthenticator = (
   secret: string,
 ) => Promise<{ serviceAccountId: string; scopes: string[] } | null>;
 
+/**
+ * Whether a session issued at `sessionVersion` still holds for the account as stored now: the
+ * account exists, is active, and its session version has not moved on (a password reset or an
+ * admin's change of role or status moves it). Checked on every request and again on every event of
+ * a long-lived subscription.
+ */
+export function sessionStillHolds(stored: UserRow | undefined, sessionVersion: number): stored is UserRow {
+  return stored?.active === true && stored.sessionVersion === sessionVersion;
+}
+
 const SERVICE_TOKEN = /^fsa_([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/;
 
 export interface PrincipalResolution {
@@ -49,6 +59,6 @@ export async function resolvePrincipal(
   const claims = await deps.sessions.verify(credential);
   if (!claims) return rejected;
   const user = deps.store.users.byId(claims.userId);
-  if (!user?.active || user.sessionVersion !== claims.sessionVersion) return rejected;
+  if (!sessionStillHolds(user, claims.sessionVersion)) return rejected;
   return { principal: { kind: 'user', user }, rejected: false };
 }

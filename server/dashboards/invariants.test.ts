@@ -11,8 +11,9 @@ import { openDatabase } from '../db/database.ts';
 import type { UserRow } from '../db/repositories/users.ts';
 import { Store } from '../db/store.ts';
 import { ServiceError } from '../errors.ts';
+import type { Visibility } from './access.ts';
 import { ChangeBus } from './bus.ts';
-import { type DashboardPolicy, DashboardService, type Visibility } from './service.ts';
+import { type DashboardPolicy, DashboardService } from './service.ts';
 
 const ROLES = ['admin', 'editor', 'editor', 'viewer'] as const;
 const VISIBILITIES: Visibility[] = ['private', 'link', 'public'];

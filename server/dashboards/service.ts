@@ -1,7 +1,8 @@
-// The dashboard rules of spec §8 (capabilities, projection, create, update with the revision guard,
-// sharing, ACL, ownership, delete, SAFE/TRUSTED), document history, diagnostics (§15) and
-// offboarding (§6.6). Every write is one transaction; audit records and change notifications follow
-// the commit. Callers (GraphQL today, the gateway and CLI later) only shape input and output.
+// The dashboard writes of spec §8 (create, update with the revision guard, sharing, ACL, ownership,
+// delete, SAFE/TRUSTED) and document history. Every write is one transaction; its audit record and
+// change notification follow the commit. Who may do what and how a dashboard looks to a caller are
+// access.ts; offboarding (§6.6) and diagnostics (§15) have their own files. Callers (GraphQL, the
+// gateway, the CLI) only shape input and output.
 import { randomBytes } from 'node:crypto';
 import type { AuditEntry } from '../auth/audit-log.ts';
 import { INVALID_EMAIL, isValidEmail, normaliseEmail } from '../auth/email.ts';
@@ -13,20 +14,28 @@ import type {
   AclRow,
   DashboardRow,
   DocumentPatch,
-  ListedRow,
   RevocationReason,
 } from '../db/repositories/dashboards.ts';
 import type { UserRow } from '../db/repositories/users.ts';
-import type { DashboardDocument, JsonObject } from '../db/schema.ts';
+import type { DashboardDocument } from '../db/schema.ts';
 import type { Store } from '../db/store.ts';
 import { ServiceError } from '../errors.ts';
-import type { ChangeBus } from './bus.ts';
+import {
+  type Capabilities,
+  capabilities,
+  type DashboardSnapshot,
+  type DashboardView,
+  documentOf,
+  listedViews,
+  project,
+  type Visibility,
+} from './access.ts';
+import type { Change, ChangeBus } from './bus.ts';
 import {
   addsTrustedContent,
   DOCUMENT_DEFAULTS,
   DOCUMENT_FIELDS,
   DocumentError,
-  datasourceDetail,
   orderedDocument,
   validateDocument,
 } from './document.ts';
@@ -40,8 +49,6 @@ import {
   SAFE_MODE,
   USER_NOT_FOUND,
 } from './errors.ts';
-
-export type Visibility = DashboardRow['visibility'];
 
 /** What the dashboard rules need of the auth policy (§7). */
 export interface DashboardPolicy {
@@ -62,31 +69,6 @@ export interface DashboardServiceDeps {
 /** Kept per dashboard, the current revision included (§ history). */
 export const KEPT_REVISIONS = 50;
 
-export interface Capabilities {
-  read: boolean;
-  /** Edit = manage sharing. */
-  edit: boolean;
-  /** Delete = transfer. */
-  delete: boolean;
-  isOwner: boolean;
-}
-
-/** A dashboard projected for one caller (§8.2). */
-export interface DashboardView extends DashboardDocument {
-  _id: string;
-  visibility: Visibility;
-  shareToken: string | null;
-  shareTokenVersion: number;
-  documentRevision: number;
-  user: string | null;
-  acl: { userId: string; accessLevel: AccessLevel; grantedBy: string | null; grantedAt: string }[];
-  isOwner: boolean;
-  canEdit: boolean;
-  canManageSharing: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export interface RevisionView {
   documentRevision: number;
   createdAt: string;
@@ -104,15 +86,6 @@ export interface CollaboratorView {
   grantedAt: string | null;
 }
 
-export interface DatasourceDiagnostics {
-  totalDashboards: number;
-  totalDatasources: number;
-  credentialBoundDatasources: number;
-  externalDashboardDatasources: number;
-  invalidDatasources: number;
-  typeCounts: { type: string; count: number }[];
-}
-
 /** Fields given to create or update; a key present with `null` counts as given (§8.5). */
 export type DocumentInput = { [K in keyof DashboardDocument]?: unknown };
 
@@ -125,10 +98,6 @@ const fail = (code: ServiceError['code'], message: string, extensions?: Record<s
 
 /** Share tokens: 24 random bytes, base64url (32 chars). */
 const newShareToken = () => randomBytes(24).toString('base64url');
-
-function documentOf(row: DashboardRow): DashboardDocument {
-  return orderedDocument(row);
-}
 
 export class DashboardService {
   readonly #deps: DashboardServiceDeps;
@@ -145,7 +114,7 @@ export class DashboardService {
     return iso(this.#deps.clock());
   }
 
-  // ---- capabilities and projection ----
+  // ---- access (access.ts over this store) ----
 
   /** §8.1 for a caller and a stored dashboard (share tokens aside). */
   capabilities(
@@ -153,47 +122,12 @@ export class DashboardService {
     row: Pick<DashboardRow, 'id' | 'ownerId' | 'visibility'>,
     entry?: Pick<AclRow, 'accessLevel'> | null,
   ): Capabilities {
-    if (caller.kind !== 'user') {
-      const read = row.visibility === 'public';
-      return { read, edit: false, delete: false, isOwner: false };
-    }
-    const { user } = caller;
-    const isOwner = row.ownerId === user.id;
-    if (user.role === 'admin') return { read: true, edit: true, delete: true, isOwner };
-    const acl = entry === undefined ? this.#store.dashboards.aclEntry(row.id, user.id) : entry;
-    const editor = user.role === 'editor';
-    return {
-      read: isOwner || acl != null || row.visibility === 'public',
-      edit: editor && (isOwner || acl?.accessLevel === 'editor'),
-      delete: editor && isOwner,
-      isOwner,
-    };
+    return capabilities(this.#store, caller, row, entry);
   }
 
   /** §8.2: the dashboard as `caller` may see it, capabilities taken after the operation. */
-  project(
-    caller: Principal,
-    row: DashboardRow,
-    caps = this.capabilities(caller, row),
-    acl?: AclRow[],
-  ): DashboardView {
-    const share = caps.edit;
-    const entries = share ? (acl ?? this.#store.dashboards.aclFor(row.id)) : [];
-    return {
-      _id: row.id,
-      ...documentOf(row),
-      visibility: row.visibility,
-      shareToken: share ? row.shareToken : null,
-      shareTokenVersion: row.shareTokenVersion,
-      documentRevision: row.documentRevision,
-      user: share ? row.ownerId : null,
-      acl: entries.map(aclView),
-      isOwner: caps.isOwner,
-      canEdit: caps.edit,
-      canManageSharing: caps.edit,
-      createdAt: row.createdAt,
-      updatedAt: row.updatedAt,
-    };
+  #project(caller: Principal, row: DashboardRow, caps = this.capabilities(caller, row), acl?: AclRow[]) {
+    return project(this.#store, row, caps, acl);
   }
 
   #mayPublish(caller: UserRow): boolean {
@@ -219,22 +153,33 @@ export class DashboardService {
     return { ...found, user: (caller as { user: UserRow }).user };
   }
 
-  #after(
-    audit: AuditEntry[],
-    dashboardIds: string[],
-    change: string,
+  /**
+   * After a committed write: its audit record, then (unless `change` is null) its notification for
+   * subscribers and the gateway (§9).
+   */
+  #announce(
+    actor: UserRow,
+    action: string,
+    id: string,
+    metadata: Record<string, unknown>,
+    change: string | null,
     extra: Partial<DashboardChange> = {},
   ): void {
-    for (const entry of audit) this.#deps.audit.record(entry);
-    for (const dashboardId of dashboardIds)
-      this.#deps.bus.publish({ kind: 'dashboard', dashboardId, change, ...extra });
+    this.#deps.audit.record({
+      actorUserId: actor.id,
+      action,
+      targetType: 'dashboard',
+      targetId: id,
+      metadata,
+    });
+    if (change !== null) this.#deps.bus.publish({ kind: 'dashboard', dashboardId: id, change, ...extra });
   }
 
   // ---- reads (§8.3) ----
 
   get(caller: Principal, id: string): DashboardView {
     const { row, caps } = this.#readable(caller, id);
-    return this.project(caller, row, caps);
+    return this.#project(caller, row, caps);
   }
 
   /** The stored dashboard and its ACL as one change left them (null once deleted). */
@@ -253,39 +198,23 @@ export class DashboardService {
     const { row, acl } = snapshot;
     const entry = caller.kind === 'user' ? (acl.find((e) => e.userId === caller.user.id) ?? null) : null;
     const caps = this.capabilities(caller, row, entry);
-    return caps.read ? this.project(caller, row, caps, acl) : null;
+    return caps.read ? this.#project(caller, row, caps, acl) : null;
   }
 
   byShareToken(caller: Principal, token: string): DashboardView {
     const row = token ? this.#store.dashboards.byShareToken(token) : undefined;
     if (!row || row.visibility === 'private') return fail('NOT_FOUND', DASHBOARD_NOT_FOUND);
-    return this.project(caller, row, { ...this.capabilities(caller, row), read: true });
+    return this.#project(caller, row, { ...this.capabilities(caller, row), read: true });
   }
 
-  /**
-   * The caller's list, newest first. The hot read of the LAN (issue 12's benchmark): one statement
-   * gives the visible rows with the caller's own ACL level; the JSON document columns are decoded
-   * only when read, and the ACL of the editable rows (the only ones that show it) comes in one more
-   * statement the first time any row's `acl` is read.
-   */
+  /** The caller's list, newest first: the hot read of the LAN, decoded lazily (access.ts). */
   list(caller: UserRow): DashboardView[] {
-    const principal: Principal = { kind: 'user', user: caller };
     const { dashboards } = this.#store;
     const rows =
       caller.role === 'admin'
         ? dashboards.listAllRaw()
         : dashboards.listVisibleRaw(caller.id, this.#deps.policy().dashboardPublicListingEnabled);
-    const caps = rows.map((row) =>
-      this.capabilities(principal, row, row.ownAccess ? { accessLevel: row.ownAccess } : null),
-    );
-    let grouped: Map<string, AclRow[]> | undefined;
-    const aclOf = (id: string): AclRow[] => {
-      grouped ??= groupAcl(
-        dashboards.aclForDashboards(rows.filter((_, i) => caps[i]?.edit).map((row) => row.id)),
-      );
-      return grouped.get(id) ?? [];
-    };
-    return rows.map((row, i) => new ListedView(row, caps[i] as Capabilities, aclOf));
+    return listedViews(this.#store, { kind: 'user', user: caller }, rows);
   }
 
   collaborators(caller: Principal, id: string): CollaboratorView[] {
@@ -350,14 +279,8 @@ export class DashboardService {
       });
     });
     // No push: nobody can be subscribed to a dashboard that did not exist.
-    this.#deps.audit.record({
-      actorUserId: caller.id,
-      action: 'dashboard.created',
-      targetType: 'dashboard',
-      targetId: row.id,
-      metadata: { visibility },
-    });
-    return this.project({ kind: 'user', user: caller }, row);
+    this.#announce(caller, 'dashboard.created', row.id, { visibility }, null);
+    return this.#project({ kind: 'user', user: caller }, row);
   }
 
   // ---- update (§8.5) ----
@@ -431,20 +354,8 @@ export class DashboardService {
     });
     if (!written.row)
       return written.conflict ? conflict(written.conflict) : fail('NOT_FOUND', DASHBOARD_NOT_FOUND);
-    this.#after(
-      [
-        {
-          actorUserId: user.id,
-          action: audit.action,
-          targetType: 'dashboard',
-          targetId: row.id,
-          metadata: audit.metadata(written.row.documentRevision),
-        },
-      ],
-      [row.id],
-      'document',
-    );
-    return this.project(caller, written.row);
+    this.#announce(user, audit.action, row.id, audit.metadata(written.row.documentRevision), 'document');
+    return this.#project(caller, written.row);
   }
 
   // ---- history ----
@@ -490,7 +401,7 @@ export class DashboardService {
   setVisibility(caller: Principal, id: string, visibility: Visibility): DashboardView {
     const { row, user } = this.#withCapability(caller, id, 'edit', NOT_ALLOWED.share);
     if (visibility !== 'private' && !this.#mayPublish(user)) fail('FORBIDDEN', NO_PUBLISH);
-    if (visibility === row.visibility) return this.project(caller, row);
+    if (visibility === row.visibility) return this.#project(caller, row);
     const shareToken = visibility === 'private' ? null : (row.shareToken ?? newShareToken());
     return this.#bumpShareTokenVersion(caller, user, row, { visibility, shareToken }, 'visibility_changed', {
       action: 'dashboard.visibility.updated',
@@ -533,21 +444,15 @@ export class DashboardService {
       dashboards.addRevocationEvent(row.id, version, reason, now);
       return dashboards.byId(row.id) as DashboardRow;
     });
-    this.#after(
-      [
-        {
-          actorUserId: user.id,
-          action: audit.action,
-          targetType: 'dashboard',
-          targetId: row.id,
-          metadata: audit.metadata(updated.shareTokenVersion),
-        },
-      ],
-      [row.id],
+    this.#announce(
+      user,
+      audit.action,
+      row.id,
+      audit.metadata(updated.shareTokenVersion),
       reason === 'visibility_changed' ? 'visibility' : 'share_token',
       { reason },
     );
-    return this.project(caller, updated);
+    return this.#project(caller, updated);
   }
 
   // ---- ACL and ownership (§8.7) ----
@@ -575,21 +480,11 @@ export class DashboardService {
       return { before };
     });
     if (!('unchanged' in previous))
-      this.#after(
-        [
-          {
-            actorUserId: user.id,
-            action: 'dashboard.acl.upserted',
-            targetType: 'dashboard',
-            targetId: row.id,
-            metadata: {
-              userId: target.id,
-              accessLevel,
-              previousAccessLevel: previous.before?.accessLevel ?? null,
-            },
-          },
-        ],
-        [row.id],
+      this.#announce(
+        user,
+        'dashboard.acl.upserted',
+        row.id,
+        { userId: target.id, accessLevel, previousAccessLevel: previous.before?.accessLevel ?? null },
         'acl',
       );
     return this.#projectFresh(caller, row.id);
@@ -604,17 +499,11 @@ export class DashboardService {
       return before && dashboards.deleteAcl(row.id, userId) ? before : null;
     });
     if (removed)
-      this.#after(
-        [
-          {
-            actorUserId: user.id,
-            action: 'dashboard.acl.revoked',
-            targetType: 'dashboard',
-            targetId: row.id,
-            metadata: { userId, accessLevel: removed.accessLevel },
-          },
-        ],
-        [row.id],
+      this.#announce(
+        user,
+        'dashboard.acl.revoked',
+        row.id,
+        { userId, accessLevel: removed.accessLevel },
         'acl',
       );
     return this.#projectFresh(caller, row.id);
@@ -622,7 +511,7 @@ export class DashboardService {
 
   transferOwnership(caller: Principal, id: string, newOwnerId: string): DashboardView {
     const { row, user } = this.#withCapability(caller, id, 'delete', NOT_ALLOWED.transfer);
-    if (newOwnerId === row.ownerId) return this.project(caller, row);
+    if (newOwnerId === row.ownerId) return this.#project(caller, row);
     const target = this.#store.users.byId(newOwnerId);
     if (!target?.active) return fail('NOT_FOUND', USER_NOT_FOUND);
     if (target.role === 'viewer') fail('BAD_USER_INPUT', 'New owner must be an editor or admin');
@@ -639,17 +528,11 @@ export class DashboardService {
         grantedAt: now,
       });
     });
-    this.#after(
-      [
-        {
-          actorUserId: user.id,
-          action: 'dashboard.ownership.transferred',
-          targetType: 'dashboard',
-          targetId: row.id,
-          metadata: { fromUserId: row.ownerId, toUserId: target.id },
-        },
-      ],
-      [row.id],
+    this.#announce(
+      user,
+      'dashboard.ownership.transferred',
+      row.id,
+      { fromUserId: row.ownerId, toUserId: target.id },
       'owner',
     );
     return this.#projectFresh(caller, row.id);
@@ -660,15 +543,15 @@ export class DashboardService {
     const row = this.#store.dashboards.byId(id);
     if (!row) return fail('NOT_FOUND', DASHBOARD_NOT_FOUND);
     const caps = this.capabilities(caller, row);
-    if (!caps.read) return { ...this.project(caller, row, caps), acl: [], shareToken: null, user: null };
-    return this.project(caller, row, caps);
+    if (!caps.read) return { ...this.#project(caller, row, caps), acl: [], shareToken: null, user: null };
+    return this.#project(caller, row, caps);
   }
 
   // ---- delete (§8.8) ----
 
   delete(caller: Principal, id: string): DashboardView {
     const { row, user, caps } = this.#withCapability(caller, id, 'delete', NOT_ALLOWED.delete);
-    const view = this.project(caller, row, caps);
+    const view = this.#project(caller, row, caps);
     this.#store.transaction(() => {
       if (row.visibility !== 'private')
         this.#store.dashboards.addRevocationEvent(
@@ -679,265 +562,15 @@ export class DashboardService {
         );
       this.#store.dashboards.delete(row.id);
     });
-    this.#after(
-      [
-        {
-          actorUserId: user.id,
-          action: 'dashboard.deleted',
-          targetType: 'dashboard',
-          targetId: row.id,
-          metadata: { visibility: row.visibility },
-        },
-      ],
-      [row.id],
-      'deleted',
-      { deleted: true, ...(row.visibility !== 'private' ? { reason: 'dashboard_deleted' as const } : {}) },
-    );
+    this.#announce(user, 'dashboard.deleted', row.id, { visibility: row.visibility }, 'deleted', {
+      deleted: true,
+      ...(row.visibility !== 'private' ? { reason: 'dashboard_deleted' as const } : {}),
+    });
     return view;
   }
-
-  // ---- offboarding (§6.6) ----
-
-  /**
-   * Inside the caller's transaction (the user's deletion): the successor takes over every dashboard
-   * the user owns (shared ones become private, their share tokens revoked) and the user's ACL entries
-   * go. Returns what `afterOffboarding` audits and announces once the transaction has committed.
-   */
-  offboardInTransaction(userId: string, successorId: string): Offboarding {
-    const { dashboards } = this.#store;
-    const now = this.#now();
-    const reassigned: Offboarding['reassigned'] = [];
-    for (const dashboard of dashboards.ownedBy(userId)) {
-      dashboards.deleteAcl(dashboard.id, successorId);
-      if (dashboard.visibility === 'private') {
-        dashboards.update(dashboard.id, { ownerId: successorId, updatedAt: now });
-      } else {
-        const version = dashboard.shareTokenVersion + 1;
-        dashboards.update(dashboard.id, {
-          ownerId: successorId,
-          visibility: 'private',
-          shareToken: null,
-          shareTokenVersion: version,
-          updatedAt: now,
-        });
-        dashboards.addRevocationEvent(dashboard.id, version, 'owner_offboarded', now);
-      }
-      reassigned.push({ dashboard, toUserId: successorId });
-    }
-    // Deleted here rather than by the foreign key's cascade, so that each can be audited.
-    const aclRevoked = dashboards.aclOf(userId);
-    for (const entry of aclRevoked) dashboards.deleteAcl(entry.dashboardId, userId);
-    return { userId, reassigned, aclRevoked };
-  }
-
-  afterOffboarding(actorUserId: string, result: Offboarding): void {
-    const { userId } = result;
-    const audit: AuditEntry[] = [
-      ...result.reassigned.map(({ dashboard, toUserId }) => ({
-        actorUserId,
-        action: 'dashboard.ownership.reassigned_for_user_offboarding',
-        targetType: 'dashboard' as const,
-        targetId: dashboard.id,
-        metadata: {
-          fromUserId: userId,
-          toUserId,
-          previousVisibility: dashboard.visibility,
-          forcedPrivate: true,
-        },
-      })),
-      ...result.aclRevoked.map((entry) => ({
-        actorUserId,
-        action: 'dashboard.acl.revoked_for_user_offboarding',
-        targetType: 'dashboard' as const,
-        targetId: entry.dashboardId,
-        metadata: { userId, accessLevel: entry.accessLevel },
-      })),
-    ];
-    for (const entry of audit) this.#deps.audit.record(entry);
-    for (const { dashboard } of result.reassigned)
-      this.#deps.bus.publish({
-        kind: 'dashboard',
-        dashboardId: dashboard.id,
-        change: 'owner',
-        ...(dashboard.visibility !== 'private' ? { reason: 'owner_offboarded' as const } : {}),
-      });
-    for (const entry of result.aclRevoked)
-      this.#deps.bus.publish({ kind: 'dashboard', dashboardId: entry.dashboardId, change: 'acl' });
-    this.#deps.bus.publish({ kind: 'user', userId, change: 'deleted' });
-  }
-
-  // ---- diagnostics (§15) ----
-
-  diagnostics(): DatasourceDiagnostics {
-    const { dashboards } = this.#store;
-    const profiles = dashboards.profileIds();
-    const counts = new Map<string, number>();
-    let totalDashboards = 0;
-    let totalDatasources = 0;
-    let credentialBoundDatasources = 0;
-    let externalDashboardDatasources = 0;
-    let invalidDatasources = 0;
-    for (const row of dashboards.listAll()) {
-      totalDashboards += 1;
-      for (const entry of row.datasources) {
-        totalDatasources += 1;
-        const type = typeof entry.type === 'string' ? entry.type : 'unknown';
-        counts.set(type, (counts.get(type) ?? 0) + 1);
-        const settings = (entry.settings ?? {}) as JsonObject;
-        const credential = settings.credentialProfileId;
-        if (typeof credential === 'string' && credential !== '') credentialBoundDatasources += 1;
-        if (['http', 'sse', 'websocket', 'mqtt'].includes(type)) externalDashboardDatasources += 1;
-        const broker = settings.brokerProfileId;
-        const invalid =
-          datasourceDetail(entry) !== null ||
-          (typeof credential === 'string' && credential !== '' && !profiles.credential.has(credential)) ||
-          (type === 'mqtt' && typeof broker === 'string' && !profiles.broker.has(broker));
-        if (invalid) invalidDatasources += 1;
-      }
-    }
-    const typeCounts = [...counts]
-      .map(([type, count]) => ({ type, count }))
-      .sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
-    return {
-      totalDashboards,
-      totalDatasources,
-      credentialBoundDatasources,
-      externalDashboardDatasources,
-      invalidDatasources,
-      typeCounts,
-    };
-  }
 }
 
-type DashboardChange = Extract<import('./bus.ts').Change, { kind: 'dashboard' }>;
-
-export interface DashboardSnapshot {
-  row: DashboardRow;
-  acl: AclRow[];
-}
-
-export interface Offboarding {
-  userId: string;
-  reassigned: { dashboard: DashboardRow; toUserId: string }[];
-  aclRevoked: AclRow[];
-}
-
-function aclView(entry: AclRow): DashboardView['acl'][number] {
-  return {
-    userId: entry.userId,
-    accessLevel: entry.accessLevel,
-    grantedBy: entry.grantedBy,
-    grantedAt: entry.grantedAt,
-  };
-}
-
-/**
- * `project` for a listed row: the same fields, but the JSON document fields are decoded and the ACL
- * read on first access (GraphQL reads only the selected fields), then kept. A class, so that the 300
- * rows of a list share their accessors; `toJSON` gives the same JSON as a projected view.
- */
-class ListedView {
-  readonly _id: string;
-  readonly title: string;
-  readonly version: string;
-  readonly image: string | null;
-  readonly columns: number;
-  readonly width: string;
-  readonly visibility: Visibility;
-  readonly shareToken: string | null;
-  readonly shareTokenVersion: number;
-  readonly documentRevision: number;
-  readonly user: string | null;
-  readonly isOwner: boolean;
-  readonly canEdit: boolean;
-  readonly canManageSharing: boolean;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  readonly #row: ListedRow;
-  readonly #aclOf: (id: string) => AclRow[];
-  #datasources: JsonObject[] | undefined;
-  #panes: JsonObject[] | undefined;
-  #settings: JsonObject | undefined;
-  #acl: DashboardView['acl'] | undefined;
-
-  constructor(row: ListedRow, caps: Capabilities, aclOf: (id: string) => AclRow[]) {
-    const share = caps.edit;
-    this._id = row.id;
-    this.title = row.title;
-    this.version = row.version;
-    this.image = row.image;
-    this.columns = row.columns;
-    this.width = row.width;
-    this.visibility = row.visibility;
-    this.shareToken = share ? row.shareToken : null;
-    this.shareTokenVersion = row.shareTokenVersion;
-    this.documentRevision = row.documentRevision;
-    this.user = share ? row.ownerId : null;
-    this.isOwner = caps.isOwner;
-    this.canEdit = share;
-    this.canManageSharing = share;
-    this.createdAt = row.createdAt;
-    this.updatedAt = row.updatedAt;
-    this.#row = row;
-    this.#aclOf = aclOf;
-  }
-
-  get datasources(): JsonObject[] {
-    this.#datasources ??= JSON.parse(this.#row.datasourcesJson) as JsonObject[];
-    return this.#datasources;
-  }
-
-  get panes(): JsonObject[] {
-    this.#panes ??= JSON.parse(this.#row.panesJson) as JsonObject[];
-    return this.#panes;
-  }
-
-  get settings(): JsonObject {
-    this.#settings ??= JSON.parse(this.#row.settingsJson) as JsonObject;
-    return this.#settings;
-  }
-
-  get acl(): DashboardView['acl'] {
-    this.#acl ??= this.canEdit ? this.#aclOf(this._id).map(aclView) : [];
-    return this.#acl;
-  }
-
-  toJSON(): DashboardView {
-    const { datasources, panes, settings, acl } = this;
-    return {
-      _id: this._id,
-      title: this.title,
-      version: this.version,
-      image: this.image,
-      datasources,
-      columns: this.columns,
-      width: this.width,
-      panes,
-      settings,
-      visibility: this.visibility,
-      shareToken: this.shareToken,
-      shareTokenVersion: this.shareTokenVersion,
-      documentRevision: this.documentRevision,
-      user: this.user,
-      acl,
-      isOwner: this.isOwner,
-      canEdit: this.canEdit,
-      canManageSharing: this.canManageSharing,
-      createdAt: this.createdAt,
-      updatedAt: this.updatedAt,
-    };
-  }
-}
-
-function groupAcl(entries: AclRow[]): Map<string, AclRow[]> {
-  const grouped = new Map<string, AclRow[]>();
-  for (const entry of entries) {
-    const list = grouped.get(entry.dashboardId);
-    if (list) list.push(entry);
-    else grouped.set(entry.dashboardId, [entry]);
-  }
-  return grouped;
-}
+type DashboardChange = Extract<Change, { kind: 'dashboard' }>;
 
 /** The eight document fields with create defaults filled in, `title` trimmed. */
 function withDefaults(input: DocumentInput): DashboardDocument {

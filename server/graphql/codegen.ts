@@ -50,7 +50,7 @@ export async function generateResolverTypes(sdl: string): Promise<string> {
             enumValues: STORED_ENUMS,
             // What the services hand back, projected to the schema's fields by each type's resolvers.
             mappers: {
-              Dashboard: '../../dashboards/service.ts#DashboardView',
+              Dashboard: '../../dashboards/access.ts#DashboardView',
               DashboardRevision: '../../dashboards/service.ts#RevisionView',
               CredentialProfile: '../../profiles/credentials.ts#CredentialProfileView',
               BrokerProfile: '../../profiles/brokers.ts#BrokerProfileView',

@@ -1,9 +1,10 @@
 // Dashboards over GraphQL (spec §8, §9, §15): the SDL and thin resolvers. Who may call at all is in
 // the authorisation table; every rule about a dashboard is in server/dashboards/.
-import type { Principal } from '../../auth/principal.ts';
+import { type Principal, sessionStillHolds } from '../../auth/principal.ts';
+import type { DashboardSnapshot, DashboardView } from '../../dashboards/access.ts';
 import type { Change } from '../../dashboards/bus.ts';
+import { datasourceDiagnostics } from '../../dashboards/diagnostics.ts';
 import { eventQueue } from '../../dashboards/event-queue.ts';
-import type { DashboardSnapshot, DashboardView } from '../../dashboards/service.ts';
 import type { UserRow } from '../../db/repositories/users.ts';
 import type { RequestContext } from '../context.ts';
 import { requireUser } from '../context.ts';
@@ -181,8 +182,7 @@ function dashboardEvents(context: RequestContext, id: string) {
       stored = services.store.users.byId(user.id);
       read.users.set(user.id, stored);
     }
-    if (!stored?.active || stored.sessionVersion !== user.sessionVersion) return null;
-    return { kind: 'user', user: stored };
+    return sessionStillHolds(stored, user.sessionVersion) ? { kind: 'user', user: stored } : null;
   };
   const queue = eventQueue<DashboardView | null>(() => unsubscribe());
   const unsubscribe = services.bus.subscribe((change: Change) => {
@@ -214,7 +214,7 @@ export const resolvers: Resolvers = {
     dashboards: (_, __, context) => service(context).list(requireUser(context)),
     dashboardCollaborators: (_, args, context) => service(context).collaborators(context.principal, args._id),
     dashboardRevisions: (_, args, context) => service(context).revisions(context.principal, args._id),
-    adminDatasourceDiagnostics: (_, __, context) => service(context).diagnostics(),
+    adminDatasourceDiagnostics: (_, __, context) => datasourceDiagnostics(context.services.store),
   },
   Mutation: {
     createDashboard: (_, args, context) => {
