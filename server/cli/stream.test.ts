@@ -306,7 +306,9 @@ async function pausedOnTerminal(stallText?: string) {
   return { pair, fake, terminal };
 }
 
-describe('towpath stream on a terminal', () => {
+// Each test starts a pty pair, a fake controller and the CLI on a terminal, and waits up to 20 s for
+// line 3: on a loaded 2-core machine that alone can pass the default 20 s test timeout.
+describe('towpath stream on a terminal', { timeout: 60_000 }, () => {
   it('shows the prompt on Ctrl-C while the line is in flight; the key e alone puts M112 on the wire', async () => {
     const { fake, terminal } = await pausedOnTerminal('busy: processing');
     expect(terminal.screen()).toContain('Pausing after line 3 of 10, the line in flight');
