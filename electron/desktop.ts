@@ -14,7 +14,7 @@ import {
   shell,
 } from 'electron';
 import { VERSION } from '../bridge/version.ts';
-import { ConfigError, type Env, loadConfig } from '../server/config.ts';
+import { ConfigError, type Env, loadConfig } from '../server/config/index.ts';
 import { StartupError } from '../server/errors.ts';
 import { startWorkstation, type Workstation } from '../server/main.ts';
 import { emergencyStopper, registerEstopShortcut } from './estop.ts';

@@ -39,7 +39,7 @@ try {
     target: 'node22',
     outfile: bundle,
     // cli.ts runs itself only as an ES module entry; in the bundle sidecar.ts does that. A CommonJS
-    // bundle has no import.meta: server/config.ts's folder defaults (unused here) use __dirname.
+    // bundle has no import.meta: server/config/index.ts's folder defaults (unused here) use __dirname.
     define: { 'import.meta.main': 'false', 'import.meta.dirname': '__dirname' },
     legalComments: 'none',
     logLevel: 'warning',

@@ -1,6 +1,5 @@
-// Where the data dir is when TOWPATH_DATA_DIR does not say: part of the configuration (config.ts
-// uses it), kept free of zod and everything else so that `towpath estop` starts in a few
-// milliseconds. node:os as the CommonJS module: an ES import of it builds its whole namespace,
+// Where the data dir is when TOWPATH_DATA_DIR does not say: part of the configuration (config/
+// uses it), kept free of everything else so that `towpath estop` starts in a few milliseconds. node:os as the CommonJS module: an ES import of it builds its whole namespace,
 // which loads more than this file needs (measured: 6 ms of a 30 ms process start).
 import { join, resolve } from 'node:path';
 

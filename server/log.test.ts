@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LogFormat, LogLevel } from './config.ts';
+import type { LogFormat, LogLevel } from './config/index.ts';
 import { CORE_LOG_FILE, createCoreLogger, humanLine } from './log.ts';
 import { makeTempDir } from './testing/workstation.ts';
 

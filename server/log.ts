@@ -1,7 +1,7 @@
 import { closeSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import type { LogFormat, LogLevel } from './config.ts';
+import type { LogFormat, LogLevel } from './config/index.ts';
 
 export type { Logger };
 

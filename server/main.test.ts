@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../bridge/version.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig } from './config/index.ts';
 import { StartupError } from './errors.ts';
 import { RENDERER_CSP } from './lan/csp.ts';
 import { startWorkstation } from './main.ts';

@@ -1,7 +1,7 @@
 import { VERSION } from '../bridge/version.ts';
 import type { HostTimings } from '../engine/machine/host.ts';
 import type { ServiceAccountAuthenticator } from './auth/principal.ts';
-import type { Config } from './config.ts';
+import type { Config } from './config/index.ts';
 import { openDataDir } from './data-dir.ts';
 import { createGateway, type Gateway } from './gateway/embedded.ts';
 import { type GatewayChecks, gatewayChecks } from './gateway/internal/checks.ts';

@@ -2,7 +2,7 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { SECRET_NAMES } from './config.ts';
+import { SECRET_NAMES } from './config/secrets.ts';
 import { loadSecrets } from './secrets.ts';
 import { makeTempDir } from './testing/workstation.ts';
 

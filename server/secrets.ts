@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { access, chmod, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type ConfigError, checkSecret, SECRET_NAMES, type SecretName } from './config.ts';
+import type { ConfigError } from './config/env.ts';
+import { checkSecret, SECRET_NAMES, type SecretName } from './config/secrets.ts';
 import { DATABASE_FILE } from './db/database.ts';
 import { StartupError } from './errors.ts';
 import type { Logger } from './log.ts';

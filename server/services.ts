@@ -13,7 +13,7 @@ import { SessionTokens } from './auth/sessions.ts';
 import { SetupCode } from './auth/setup-code.ts';
 import { iso, TokenHasher } from './auth/tokens.ts';
 import type { Now } from './clock.ts';
-import type { ApiConfig } from './config.ts';
+import type { ApiConfig } from './config/api.ts';
 import { ChangeBus } from './dashboards/bus.ts';
 import { DashboardService } from './dashboards/service.ts';
 import { type Database, openDatabase } from './db/database.ts';

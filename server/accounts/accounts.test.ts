@@ -4,7 +4,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SETUP_CODE_REQUIRED } from '../auth/setup-code.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import type { Change } from '../dashboards/bus.ts';
 import type { UserRow } from '../db/repositories/users.ts';
 import { ServiceError } from '../errors.ts';

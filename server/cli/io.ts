@@ -1,5 +1,5 @@
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
-import type { Env } from '../config.ts';
+import type { Env } from '../config/index.ts';
 import { createProgress, type Progress, type ProgressStream } from './progress.ts';
 
 /** Where a command writes and how it learns about the process; injectable for tests. */

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { VERSION } from '../../bridge/version.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config/index.ts';
 import { StartupError } from '../errors.ts';
 import { CORE_LOG_FILE } from '../log.ts';
 import { startWorkstation } from '../main.ts';

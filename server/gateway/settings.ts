@@ -1,4 +1,4 @@
-// The realtime gateway's variables (gateway spec §5.2, §7.2, §10), read once by server/config.ts
+// The realtime gateway's variables (gateway spec §5.2, §7.2, §10), read once by server/config/api.ts
 // under the dashboard API's §18 rules (out-of-range integers clamped with a warning).
 import { DEFAULT_EGRESS_PORTS, type EgressPolicy, egressPolicy } from './egress.ts';
 
@@ -20,7 +20,7 @@ export interface GatewaySettings {
   revalidateIntervalSeconds: number;
 }
 
-/** How config.ts reads a variable: trimmed text or undefined, integers clamped, booleans strict. */
+/** How server/config reads a variable (config/env.ts): trimmed text or undefined, integers clamped, booleans strict. */
 export interface VariableReader {
   value(name: string): string | undefined;
   int(name: string, fallback: number, min: number, max: number): number;

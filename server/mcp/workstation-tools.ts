@@ -2,7 +2,7 @@
 // environment by the core's own rules (WINDING_ALLOWED_ROOTS, TOWPATH_DATA_DIR or the OS default).
 import { BridgeError } from '../../bridge/errors.ts';
 import type { ExtraTools } from '../../bridge/mcp.ts';
-import { ConfigError, type Env, loadConfig } from '../config.ts';
+import { ConfigError, type Env, loadConfig } from '../config/index.ts';
 import { createPathPolicy } from '../http/paths.ts';
 import { Slots } from '../winding/slots.ts';
 import { windingTools } from './winding-tools.ts';

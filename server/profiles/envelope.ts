@@ -3,7 +3,7 @@
 // profile does not open), and the key's id so a profile sealed under another key is recognised
 // instead of failing as corrupt.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { decodeBase64 } from '../config.ts';
+import { decodeBase64 } from '../config/secrets.ts';
 
 export interface SecretEnvelope {
   v: 1;

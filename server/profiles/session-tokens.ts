@@ -7,7 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import { fixedWindows, LimiterUnavailable } from '../auth/rate-limit.ts';
 import { constantTimeEqual, iso, type TokenHasher } from '../auth/tokens.ts';
 import type { Now } from '../clock.ts';
-import type { ApiConfig } from '../config.ts';
+import type { ApiConfig } from '../config/api.ts';
 import { canonicalJson, datasourceDetail } from '../dashboards/document.ts';
 import type { DashboardRow } from '../db/repositories/dashboards.ts';
 import type { Store } from '../db/store.ts';

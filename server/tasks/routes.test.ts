@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { formatLocalDate } from '../../bridge/dates.ts';
 import { type FakeHost, NOT_RUNNING_URL, startFakeHost } from '../../bridge/fake-host/server.ts';
 import { makeTask, TODAY } from '../../bridge/fake-host/store.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config/index.ts';
 import { buildLanDoor } from '../lan/door.ts';
 import { makeTempDir, startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 

@@ -2,7 +2,7 @@
 // kill (SIGKILL) in the middle of work. Prints the LAN URL on stdout once it listens.
 // TOWPATH_TEST_MACHINE_TIMINGS (JSON) shortens the protocol timings of a machine process it starts.
 import { pino } from 'pino';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { startWorkstation } from '../main.ts';
 import { TEST_ARGON2_COST } from './argon2.ts';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { onTestFinished } from 'vitest';
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../config/index.ts';
 import { type StartOptions, startWorkstation, type Workstation } from '../main.ts';
 import { TEST_ARGON2_COST } from './argon2.ts';
 

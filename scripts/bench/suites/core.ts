@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { loadConfig } from '../../../server/config.ts';
+import { loadConfig } from '../../../server/config/index.ts';
 import { startWorkstation } from '../../../server/main.ts';
 import type { Bench } from '../support/report.ts';
 

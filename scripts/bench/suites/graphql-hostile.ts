@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
-import { loadConfig } from '../../../server/config.ts';
+import { loadConfig } from '../../../server/config/index.ts';
 import { startWorkstation } from '../../../server/main.ts';
 import {
   FULL_FLOOD,

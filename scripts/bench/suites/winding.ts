@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { planChunks } from '../../../engine/plan/index.ts';
-import { loadConfig } from '../../../server/config.ts';
+import { loadConfig } from '../../../server/config/index.ts';
 import { startWorkstation } from '../../../server/main.ts';
 import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
 import { readWindDefinition } from '../../../server/winding/input-file.ts';

@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { isBusy } from '../../../engine/machine/contract.ts';
 import type { HostTimings } from '../../../engine/machine/host.ts';
-import { loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config/index.ts';
 import { Door } from '../../http/door.ts';
 import { createLogger } from '../../log.ts';
 import { MachineController } from './controller.ts';

@@ -3,7 +3,7 @@
 // long as it needs, instead of for the fraction of a second a real start takes.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadConfig } from '../../config.ts';
+import { loadConfig } from '../../config/index.ts';
 
 const gate = join(loadConfig().dataDir, 'machine-gate');
 while (!existsSync(gate)) await new Promise((resolve) => setTimeout(resolve, 10));

@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, defaultDataDir, loadConfig } from './config.ts';
+import { ConfigError, defaultDataDir, loadConfig } from './index.ts';
 
 const linux = { platform: 'linux' as const, home: '/home/op' };
 
@@ -64,6 +64,24 @@ describe('loadConfig', () => {
       lan: { port: 4001 },
       dataDir: '/home/op/.local/share/towpath',
     });
+  });
+
+  it('reads every section the same way: blank is unset, values are trimmed', () => {
+    const config = loadConfig(
+      {
+        PORT: '  ',
+        LOG_LEVEL: ' debug ',
+        MACHINE_REMOTE_CONTROL: '\t',
+        USER_LIMIT: ' ',
+        POLICY_EDIT_LOCK: ' TRUE ',
+      },
+      linux,
+    );
+    expect(config.lan.port).toBe(4001);
+    expect(config.logLevel).toBe('debug');
+    expect(config.machineRemoteControl).toBe(false);
+    expect(config.api.userLimit).toBe(0);
+    expect(config.api.policyEditLock).toBe(true);
   });
 
   it.each([
