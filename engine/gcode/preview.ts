@@ -60,62 +60,62 @@ const LAYER_PREFIX = '; Layer ';
 
 /** Builds the preview from chunks pushed in order; runs in a Web Worker as well as in Node. */
 export class PreviewBuilder implements MotionObserver {
-  private readonly simulator: GcodeSimulator;
-  private readonly maxStep: number;
+  readonly #simulator: GcodeSimulator;
+  readonly #maxStep: number;
 
-  private positions = new Float32Array(3 * 1024);
-  private commands = new Uint32Array(1024);
-  private times = new Float32Array(1024);
+  #positions = new Float32Array(3 * 1024);
+  #commands = new Uint32Array(1024);
+  #times = new Float32Array(1024);
   /** Machine time at the last vertex. */
-  private pt = 0;
-  private count = 0;
+  #pt = 0;
+  #count = 0;
   /** 1 until the header gives the diameter: vertices made before it sit on a unit circle. */
-  private radius = 1;
-  private readonly layers: PreviewLayer[] = [];
+  #radius = 1;
+  readonly #layers: PreviewLayer[] = [];
 
   /** Physical carriage position and mandrel angle of the last vertex. */
-  private px = 0;
-  private pa = 0;
+  #px = 0;
+  #pa = 0;
   /** physical = logical + offset. */
-  private offsetX = 0;
-  private offsetA = 0;
+  #offsetX = 0;
+  #offsetA = 0;
 
   constructor(options: PreviewOptions = {}) {
     const step = options.maxStepDegrees ?? 5;
     if (!(step > 0) || !Number.isFinite(step))
       throw new RangeError('maxStepDegrees must be a positive number');
-    this.maxStep = step;
-    this.simulator = new GcodeSimulator(this);
-    this.vertex(0, 0, 0, 0);
+    this.#maxStep = step;
+    this.#simulator = new GcodeSimulator(this);
+    this.#vertex(0, 0, 0, 0);
   }
 
   push(chunk: Uint8Array): void {
-    this.simulator.push(chunk);
+    this.#simulator.push(chunk);
   }
 
   finish(): PreviewGeometry {
-    const summary = this.simulator.finish();
-    this.closeLayer();
-    const n = this.count;
+    const summary = this.#simulator.finish();
+    this.#closeLayer();
+    const n = this.#count;
     return {
-      positions: this.positions.slice(0, 3 * n),
-      commandIndex: this.commands.slice(0, n),
-      elapsed: this.times.slice(0, n),
-      layers: this.layers,
-      radius: this.radius,
+      positions: this.#positions.slice(0, 3 * n),
+      commandIndex: this.#commands.slice(0, n),
+      elapsed: this.#times.slice(0, n),
+      layers: this.#layers,
+      radius: this.#radius,
       vertexCount: n,
-      commandCount: this.simulator.commandLineCount,
+      commandCount: this.#simulator.commandLineCount,
       summary,
     };
   }
 
   /** @internal MotionObserver */
   diameter(value: number): void {
-    this.radius = value / 2;
+    this.#radius = value / 2;
     // Scale the vertices made before the header from the unit circle.
-    const r = this.radius;
-    const p = this.positions;
-    for (let k = 0; k < this.count; k++) {
+    const r = this.#radius;
+    const p = this.#positions;
+    for (let k = 0; k < this.#count; k++) {
       p[3 * k + 1] = (p[3 * k + 1] as number) * r;
       p[3 * k + 2] = (p[3 * k + 2] as number) * r;
     }
@@ -137,90 +137,90 @@ export class PreviewBuilder implements MotionObserver {
     p += 2;
     const typeEnd = trimEnd(buf, p, end);
     if (typeEnd === p) return;
-    this.closeLayer();
-    this.layers.push({
+    this.#closeLayer();
+    this.#layers.push({
       index,
       windType: decodeText(buf, p, typeEnd),
-      firstVertex: this.layers.length === 0 ? 0 : this.count,
+      firstVertex: this.#layers.length === 0 ? 0 : this.#count,
       vertexCount: 0,
     });
   }
 
   /** @internal MotionObserver */
   move(command: number, x: number, a: number): void {
-    this.lineTo(command, x + this.offsetX, a + this.offsetA);
+    this.#lineTo(command, x + this.#offsetX, a + this.#offsetA);
   }
 
   /** @internal MotionObserver */
   setPosition(x: number, a: number): void {
-    this.offsetX = this.px - x;
-    this.offsetA = this.pa - a;
+    this.#offsetX = this.#px - x;
+    this.#offsetA = this.#pa - a;
   }
 
   /** @internal MotionObserver */
   home(command: number, x: boolean, a: boolean): void {
-    if (x) this.offsetX = 0;
-    if (a) this.offsetA = 0;
-    const tx = x ? 0 : this.px;
-    const ta = a ? 0 : this.pa;
-    if (tx !== this.px || ta !== this.pa) this.lineTo(command, tx, ta);
+    if (x) this.#offsetX = 0;
+    if (a) this.#offsetA = 0;
+    const tx = x ? 0 : this.#px;
+    const ta = a ? 0 : this.#pa;
+    if (tx !== this.#px || ta !== this.#pa) this.#lineTo(command, tx, ta);
   }
 
-  private closeLayer(): void {
-    const layer = this.layers[this.layers.length - 1];
-    if (layer !== undefined) layer.vertexCount = this.count - layer.firstVertex;
+  #closeLayer(): void {
+    const layer = this.#layers[this.#layers.length - 1];
+    if (layer !== undefined) layer.vertexCount = this.#count - layer.firstVertex;
   }
 
-  /** Straight in (x, θ): a helix on the surface, cut into steps of at most `maxStep` degrees. */
-  private lineTo(command: number, x: number, a: number): void {
-    const x0 = this.px;
-    const a0 = this.pa;
-    const t0 = this.pt;
-    const t = this.simulator.elapsedSeconds;
+  /** Straight in (x, θ): a helix on the surface, cut into steps of at most `#maxStep` degrees. */
+  #lineTo(command: number, x: number, a: number): void {
+    const x0 = this.#px;
+    const a0 = this.#pa;
+    const t0 = this.#pt;
+    const t = this.#simulator.elapsedSeconds;
     const dx = x - x0;
     const da = a - a0;
     const dt = t - t0;
-    let steps = Math.ceil(Math.abs(da) / this.maxStep);
+    let steps = Math.ceil(Math.abs(da) / this.#maxStep);
     if (!(steps >= 1)) steps = 1;
     else if (steps > MAX_STEPS_PER_MOVE) steps = MAX_STEPS_PER_MOVE;
-    this.reserve(steps);
+    this.#reserve(steps);
     for (let k = 1; k < steps; k++) {
       const f = k / steps;
-      this.vertex(command, x0 + dx * f, a0 + da * f, t0 + dt * f);
+      this.#vertex(command, x0 + dx * f, a0 + da * f, t0 + dt * f);
     }
-    this.vertex(command, x, a, t);
-    this.px = x;
-    this.pa = a;
-    this.pt = t;
+    this.#vertex(command, x, a, t);
+    this.#px = x;
+    this.#pa = a;
+    this.#pt = t;
   }
 
-  private reserve(extra: number): void {
-    const need = this.count + extra;
-    if (need <= this.commands.length) return;
-    let size = this.commands.length * 2;
+  #reserve(extra: number): void {
+    const need = this.#count + extra;
+    if (need <= this.#commands.length) return;
+    let size = this.#commands.length * 2;
     while (size < need) size *= 2;
     const positions = new Float32Array(3 * size);
-    positions.set(this.positions.subarray(0, 3 * this.count));
-    this.positions = positions;
+    positions.set(this.#positions.subarray(0, 3 * this.#count));
+    this.#positions = positions;
     const commands = new Uint32Array(size);
-    commands.set(this.commands.subarray(0, this.count));
-    this.commands = commands;
+    commands.set(this.#commands.subarray(0, this.#count));
+    this.#commands = commands;
     const times = new Float32Array(size);
-    times.set(this.times.subarray(0, this.count));
-    this.times = times;
+    times.set(this.#times.subarray(0, this.#count));
+    this.#times = times;
   }
 
-  private vertex(command: number, x: number, a: number, time: number): void {
-    const k = this.count;
-    const r = this.radius;
+  #vertex(command: number, x: number, a: number, time: number): void {
+    const k = this.#count;
+    const r = this.#radius;
     const theta = a * DEG;
-    const p = this.positions;
+    const p = this.#positions;
     p[3 * k] = x;
     p[3 * k + 1] = r * Math.cos(theta);
     p[3 * k + 2] = r * Math.sin(theta);
-    this.commands[k] = command;
-    this.times[k] = time;
-    this.count = k + 1;
+    this.#commands[k] = command;
+    this.#times[k] = time;
+    this.#count = k + 1;
   }
 }
 

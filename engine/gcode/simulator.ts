@@ -110,86 +110,86 @@ export interface MotionObserver {
 
 /** Streaming simulator: `push` chunks of UTF-8 bytes in order, then `finish`. */
 export class GcodeSimulator implements LineSink {
-  private readonly splitter: LineSplitter;
-  private readonly observer: MotionObserver | null;
-  private readonly scanner = new DecimalScanner();
+  readonly #splitter: LineSplitter;
+  readonly #observer: MotionObserver | null;
+  readonly #scanner = new DecimalScanner();
 
-  private lineNo = 0;
-  private commands = 0;
-  private sendable = 0;
+  #lineNo = 0;
+  #commands = 0;
+  #sendable = 0;
 
-  private headerKnown = false;
-  private c0 = 0;
+  #headerKnown = false;
+  #c0 = 0;
 
-  private format = UNKNOWN;
-  private mandrelLetter = LOWER_A;
-  private headLetter = LOWER_B;
+  #format = UNKNOWN;
+  #mandrelLetter = LOWER_A;
+  #headLetter = LOWER_B;
 
-  private x = 0;
-  private a = 0;
-  private feed = 0;
-  private time = 0;
-  private distance = 0;
-  private moves = 0;
+  #x = 0;
+  #a = 0;
+  #feed = 0;
+  #time = 0;
+  #distance = 0;
+  #moves = 0;
 
   /** First error line/message per format (index XAB, XYZ); 0 = none. */
-  private readonly errorLine = [0, 0, 0];
-  private readonly errorMessage = ['', '', ''];
+  readonly #errorLine = [0, 0, 0];
+  readonly #errorMessage = ['', '', ''];
   /** Every format that can still be detected has an error: later lines change nothing. */
-  private halted = false;
-  private fatal: SimulationError | null = null;
-  /** Message of the last word error found by `homeAxes`. */
-  private wordError = '';
-  private finished = false;
+  #halted = false;
+  #fatal: SimulationError | null = null;
+  /** Message of the last word error found by `#homeAxes`. */
+  #wordError = '';
+  #finished = false;
 
   /** Motion and dwell before the header: [line, dx, da, feed] or [0, seconds, 0, 0]. */
-  private deferred = new Float64Array(0);
-  private deferredLength = 0;
+  #deferred = new Float64Array(0);
+  #deferredLength = 0;
 
   constructor(observer: MotionObserver | null = null) {
-    this.splitter = new LineSplitter(this);
-    this.observer = observer;
+    this.#splitter = new LineSplitter(this);
+    this.#observer = observer;
   }
 
   /** Lines read so far that are not blank and not only a comment (spec §6.1 commands). */
   get commandLineCount(): number {
-    return this.sendable;
+    return this.#sendable;
   }
 
   /** Estimated machine time of the lines read so far (what `finish` reports for the whole program). */
   get elapsedSeconds(): number {
-    return this.time;
+    return this.#time;
   }
 
   /** Feeds the next bytes. Throws the final SimulationError as soon as the outcome is certain. */
   push(chunk: Uint8Array): void {
-    if (this.fatal !== null) throw this.fatal;
-    if (this.finished) throw new Error('GcodeSimulator: push after finish');
-    this.splitter.push(chunk);
+    if (this.#fatal !== null) throw this.#fatal;
+    if (this.#finished) throw new Error('GcodeSimulator: push after finish');
+    this.#splitter.push(chunk);
   }
 
   finish(): SimulationSummary {
-    if (this.fatal !== null) throw this.fatal;
-    if (this.finished) throw new Error('GcodeSimulator: finish called twice');
-    this.splitter.finish();
-    this.finished = true;
-    if (this.commands === 0) throw this.die('Program is empty');
-    if (!this.headerKnown) throw this.die('Unable to locate Parameters header in program');
-    const format = this.format === UNKNOWN ? XAB : this.format;
-    if (this.errorLine[format] !== 0) throw this.die(this.errorMessage[format] as string);
+    if (this.#fatal !== null) throw this.#fatal;
+    if (this.#finished) throw new Error('GcodeSimulator: finish called twice');
+    this.#splitter.finish();
+    this.#finished = true;
+    if (this.#commands === 0) throw this.#die('Program is empty');
+    if (!this.#headerKnown) throw this.#die('Unable to locate Parameters header in program');
+    const format = this.#format === UNKNOWN ? XAB : this.#format;
+    if (this.#errorLine[format] !== 0) throw this.#die(this.#errorMessage[format] as string);
     return {
-      commands: this.commands,
-      moves: this.moves,
-      estimated_time_s: this.time,
-      total_distance_mm: this.distance,
-      tow_length_mm: this.distance,
-      average_feed_rate_mmpm: this.time > 0 ? (this.distance / this.time) * 60 : 0,
+      commands: this.#commands,
+      moves: this.#moves,
+      estimated_time_s: this.#time,
+      total_distance_mm: this.#distance,
+      tow_length_mm: this.#distance,
+      average_feed_rate_mmpm: this.#time > 0 ? (this.#distance / this.#time) * 60 : 0,
     };
   }
 
   /** @internal LineSink: one line of the program. */
   line(buf: Uint8Array, start: number, end: number): void {
-    this.lineNo++;
+    this.#lineNo++;
     let i = start;
     while (true) {
       if (i === end) return;
@@ -203,14 +203,14 @@ export class GcodeSimulator implements LineSink {
       if (w === 0) break;
       i += w;
     }
-    this.commands++;
+    this.#commands++;
     let semi = i;
     while (semi < end && buf[semi] !== 0x3b) semi++;
     if (semi === i) {
-      this.comment(buf, i, trimEnd(buf, i, end));
+      this.#comment(buf, i, trimEnd(buf, i, end));
       return;
     }
-    this.sendable++;
+    this.#sendable++;
     let codeEnd = trimEnd(buf, i, semi);
     // A trailing checksum `*<digits>` goes first, then a leading `N<digits>` word.
     const last = (buf[codeEnd - 1] as number) - 48;
@@ -230,80 +230,80 @@ export class GcodeSimulator implements LineSink {
       commandEnd = wordEnd(buf, wordStart, codeEnd);
     }
     const kind = commandKind(buf, wordStart, commandEnd);
-    if (this.halted) {
-      if (this.format === UNKNOWN && (kind === MOTION || kind === SET_POSITION)) {
-        this.detect(buf, commandEnd, codeEnd);
+    if (this.#halted) {
+      if (this.#format === UNKNOWN && (kind === MOTION || kind === SET_POSITION)) {
+        this.#detect(buf, commandEnd, codeEnd);
       }
       return;
     }
     switch (kind) {
       case MOTION:
-        this.motion(buf, commandEnd, codeEnd);
+        this.#motion(buf, commandEnd, codeEnd);
         return;
       case SET_POSITION:
-        this.setPosition(buf, commandEnd, codeEnd);
+        this.#setPosition(buf, commandEnd, codeEnd);
         return;
       case DWELL:
-        this.dwell(buf, commandEnd, codeEnd);
+        this.#dwell(buf, commandEnd, codeEnd);
         return;
       case HOME:
-        this.home(buf, commandEnd, codeEnd);
+        this.#home(buf, commandEnd, codeEnd);
         return;
       case NO_EFFECT:
         return;
       case INCH_UNITS:
-        this.fail(
-          `Line ${this.lineNo}: G20 (inch units) is not supported; programs must use millimetres (G21)`,
+        this.#fail(
+          `Line ${this.#lineNo}: G20 (inch units) is not supported; programs must use millimetres (G21)`,
         );
         return;
       case RELATIVE:
-        this.fail(
-          `Line ${this.lineNo}: G91 (relative positioning) is not supported; programs must use absolute positioning (G90)`,
+        this.#fail(
+          `Line ${this.#lineNo}: G91 (relative positioning) is not supported; programs must use absolute positioning (G90)`,
         );
         return;
       case INVERSE_TIME:
-        this.fail(
-          `Line ${this.lineNo}: G93 (inverse-time feed) is not supported; programs must use units per minute (G94)`,
+        this.#fail(
+          `Line ${this.#lineNo}: G93 (inverse-time feed) is not supported; programs must use units per minute (G94)`,
         );
         return;
       default:
-        this.fail(`Line ${this.lineNo}: unsupported command '${decodeText(buf, wordStart, commandEnd)}'`);
+        this.#fail(`Line ${this.#lineNo}: unsupported command '${decodeText(buf, wordStart, commandEnd)}'`);
     }
   }
 
-  private comment(buf: Uint8Array, start: number, end: number): void {
-    if (!this.headerKnown && startsWithAscii(buf, start, end, PARAMETERS_PREFIX)) {
-      this.header(decodeText(buf, start + PARAMETERS_PREFIX.length, end));
+  #comment(buf: Uint8Array, start: number, end: number): void {
+    if (!this.#headerKnown && startsWithAscii(buf, start, end, PARAMETERS_PREFIX)) {
+      this.#header(decodeText(buf, start + PARAMETERS_PREFIX.length, end));
       return;
     }
-    if (this.observer !== null) this.observer.comment(buf, start, end);
+    if (this.#observer !== null) this.#observer.comment(buf, start, end);
   }
 
-  private header(json: string): void {
+  #header(json: string): void {
     const diameter = headerDiameter(json);
     if (diameter === null) {
-      throw this.die(
-        `Line ${this.lineNo}: invalid Parameters header (expected JSON with a positive mandrel.diameter)`,
+      throw this.#die(
+        `Line ${this.#lineNo}: invalid Parameters header (expected JSON with a positive mandrel.diameter)`,
       );
     }
-    this.headerKnown = true;
-    this.c0 = Math.PI * diameter;
-    this.observer?.diameter(diameter);
-    this.replayDeferred();
-    this.settle();
+    this.#headerKnown = true;
+    this.#c0 = Math.PI * diameter;
+    this.#observer?.diameter(diameter);
+    this.#replayDeferred();
+    this.#settle();
   }
 
   /** G0/G1: F first, then the axes; the motion step of §5 with the head excluded. */
-  private motion(buf: Uint8Array, p: number, end: number): void {
-    if (this.format === UNKNOWN) {
-      this.detect(buf, p, end);
-      if (this.halted) return;
+  #motion(buf: Uint8Array, p: number, end: number): void {
+    if (this.#format === UNKNOWN) {
+      this.#detect(buf, p, end);
+      if (this.#halted) return;
     }
-    const mandrel = this.mandrelLetter;
-    const head = this.headLetter;
-    const scanner = this.scanner;
-    let x = this.x;
-    let a = this.a;
+    const mandrel = this.#mandrelLetter;
+    const head = this.#headLetter;
+    const scanner = this.#scanner;
+    let x = this.#x;
+    let a = this.#a;
     while (true) {
       p = skipWhitespace(buf, p, end);
       if (p === end) break;
@@ -312,11 +312,11 @@ export class GcodeSimulator implements LineSink {
       const next = scanner.end;
       const bad = Number.isNaN(value) || (next !== end && !isWhitespaceAt(buf, next, end));
       if (letter !== LOWER_X && letter !== mandrel && letter !== LOWER_F && letter !== head) {
-        this.unknownLetter(buf, p, end);
+        this.#unknownLetter(buf, p, end);
         return;
       }
       if (bad) {
-        this.invalidNumber(buf, p, end);
+        this.#invalidNumber(buf, p, end);
         return;
       }
       if (letter === LOWER_X) {
@@ -325,77 +325,77 @@ export class GcodeSimulator implements LineSink {
         a = value;
       } else if (letter === LOWER_F) {
         if (!(value > 0)) {
-          this.fail(`Line ${this.lineNo}: feed rate must be positive`);
+          this.#fail(`Line ${this.#lineNo}: feed rate must be positive`);
           return;
         }
-        this.feed = value;
+        this.#feed = value;
       }
       p = next;
     }
-    const dx = x - this.x;
-    const da = a - this.a;
-    this.x = x;
-    this.a = a;
+    const dx = x - this.#x;
+    const da = a - this.#a;
+    this.#x = x;
+    this.#a = a;
     if (dx === 0 && da === 0) return;
-    if (this.headerKnown) {
-      const d = Math.sqrt(sq(dx) + sq((da / 360) * this.c0));
+    if (this.#headerKnown) {
+      const d = Math.sqrt(sq(dx) + sq((da / 360) * this.#c0));
       if (d > 0) {
-        if (this.feed === 0) {
-          this.fail(`Line ${this.lineNo}: feed rate must be set before moving the machine`);
+        if (this.#feed === 0) {
+          this.#fail(`Line ${this.#lineNo}: feed rate must be set before moving the machine`);
           return;
         }
-        this.time += (d / this.feed) * 60;
-        this.distance += d;
-        this.moves += 1;
+        this.#time += (d / this.#feed) * 60;
+        this.#distance += d;
+        this.#moves += 1;
       }
     } else {
-      this.defer(this.lineNo, dx, da, this.feed);
+      this.#defer(this.#lineNo, dx, da, this.#feed);
     }
-    if (this.observer !== null) this.observer.move(this.sendable, x, a);
+    if (this.#observer !== null) this.#observer.move(this.#sendable, x, a);
   }
 
   /** G92: axis words set the position; F is checked as a number and otherwise ignored. */
-  private setPosition(buf: Uint8Array, p: number, end: number): void {
-    if (this.format === UNKNOWN) {
-      this.detect(buf, p, end);
-      if (this.halted) return;
+  #setPosition(buf: Uint8Array, p: number, end: number): void {
+    if (this.#format === UNKNOWN) {
+      this.#detect(buf, p, end);
+      if (this.#halted) return;
     }
-    let x = this.x;
-    let a = this.a;
+    let x = this.#x;
+    let a = this.#a;
     while (true) {
       p = skipWhitespace(buf, p, end);
       if (p === end) break;
       const letter = (buf[p] as number) | 0x20;
-      const value = this.scanner.read(buf, p + 1, end);
-      const next = this.scanner.end;
+      const value = this.#scanner.read(buf, p + 1, end);
+      const next = this.#scanner.end;
       const bad = Number.isNaN(value) || (next !== end && !isWhitespaceAt(buf, next, end));
       if (
         letter !== LOWER_X &&
-        letter !== this.mandrelLetter &&
-        letter !== this.headLetter &&
+        letter !== this.#mandrelLetter &&
+        letter !== this.#headLetter &&
         letter !== LOWER_F
       ) {
-        this.unknownLetter(buf, p, end);
+        this.#unknownLetter(buf, p, end);
         return;
       }
       if (bad) {
-        this.invalidNumber(buf, p, end);
+        this.#invalidNumber(buf, p, end);
         return;
       }
       if (letter === LOWER_X) x = value;
-      else if (letter === this.mandrelLetter) a = value;
+      else if (letter === this.#mandrelLetter) a = value;
       p = next;
     }
-    this.x = x;
-    this.a = a;
-    if (this.observer !== null) this.observer.setPosition(x, a);
+    this.#x = x;
+    this.#a = a;
+    if (this.#observer !== null) this.#observer.setPosition(x, a);
   }
 
   /**
    * G4: `S<s>` or `P<ms>` (S wins when both are given, as in Marlin); other words are ignored and
    * a dwell that is not positive adds nothing.
    */
-  private dwell(buf: Uint8Array, p: number, end: number): void {
+  #dwell(buf: Uint8Array, p: number, end: number): void {
     let seconds = 0;
     let haveSeconds = false;
     while (true) {
@@ -406,10 +406,10 @@ export class GcodeSimulator implements LineSink {
         p = wordEnd(buf, p, end);
         continue;
       }
-      const value = this.scanner.read(buf, p + 1, end);
-      const next = this.scanner.end;
+      const value = this.#scanner.read(buf, p + 1, end);
+      const next = this.#scanner.end;
       if (Number.isNaN(value) || (next !== end && !isWhitespaceAt(buf, next, end))) {
-        this.invalidNumber(buf, p, end);
+        this.#invalidNumber(buf, p, end);
         return;
       }
       if (letter === LOWER_S) {
@@ -421,39 +421,39 @@ export class GcodeSimulator implements LineSink {
       p = next;
     }
     if (!(seconds > 0)) return;
-    if (this.headerKnown) this.time += seconds;
-    else this.defer(0, seconds, 0, 0);
+    if (this.#headerKnown) this.#time += seconds;
+    else this.#defer(0, seconds, 0, 0);
   }
 
   /** G28: named axes (all when none is named) go to 0; no distance and no time. */
-  private home(buf: Uint8Array, p: number, end: number): void {
+  #home(buf: Uint8Array, p: number, end: number): void {
     let named: number;
-    if (this.format !== UNKNOWN) {
-      named = this.homeAxes(buf, p, end, this.mandrelLetter, this.headLetter);
+    if (this.#format !== UNKNOWN) {
+      named = this.#homeAxes(buf, p, end, this.#mandrelLetter, this.#headLetter);
       if (named < 0) {
-        this.fail(this.wordError);
+        this.#fail(this.#wordError);
         return;
       }
     } else {
       // Before detection the letters' meaning is open: judge the line under both formats.
-      const xab = this.homeAxes(buf, p, end, LOWER_A, LOWER_B);
-      const xabError = this.wordError;
-      const xyz = this.homeAxes(buf, p, end, LOWER_Y, LOWER_Z);
-      if (xab < 0) this.setError(XAB, this.lineNo, xabError);
-      if (xyz < 0) this.setError(XYZ, this.lineNo, this.wordError);
-      this.settle();
-      if (this.halted) return;
+      const xab = this.#homeAxes(buf, p, end, LOWER_A, LOWER_B);
+      const xabError = this.#wordError;
+      const xyz = this.#homeAxes(buf, p, end, LOWER_Y, LOWER_Z);
+      if (xab < 0) this.#setError(XAB, this.#lineNo, xabError);
+      if (xyz < 0) this.#setError(XYZ, this.#lineNo, this.#wordError);
+      this.#settle();
+      if (this.#halted) return;
       named = xab >= 0 ? xab : xyz;
     }
     const homeX = named === 0 || (named & 1) !== 0;
     const homeA = named === 0 || (named & 2) !== 0;
-    if (homeX) this.x = 0;
-    if (homeA) this.a = 0;
-    if (this.observer !== null) this.observer.home(this.sendable, homeX, homeA);
+    if (homeX) this.#x = 0;
+    if (homeA) this.#a = 0;
+    if (this.#observer !== null) this.#observer.home(this.#sendable, homeX, homeA);
   }
 
-  /** Axes named by G28 words as bits (1 carriage, 2 mandrel, 4 head), or −1 with `wordError`. */
-  private homeAxes(buf: Uint8Array, p: number, end: number, mandrel: number, head: number): number {
+  /** Axes named by G28 words as bits (1 carriage, 2 mandrel, 4 head), or −1 with `#wordError`. */
+  #homeAxes(buf: Uint8Array, p: number, end: number, mandrel: number, head: number): number {
     let named = 0;
     while (true) {
       p = skipWhitespace(buf, p, end);
@@ -463,15 +463,15 @@ export class GcodeSimulator implements LineSink {
       else if (letter === mandrel) named |= 2;
       else if (letter === head) named |= 4;
       else if (letter !== LOWER_F) {
-        this.wordError = this.unknownLetterMessage(buf, p, end);
+        this.#wordError = this.#unknownLetterMessage(buf, p, end);
         return -1;
       }
       // A homing word may carry no value (`G28 X`).
       if (p + 1 < end && !isWhitespaceAt(buf, p + 1, end)) {
-        const value = this.scanner.read(buf, p + 1, end);
-        const next = this.scanner.end;
+        const value = this.#scanner.read(buf, p + 1, end);
+        const next = this.#scanner.end;
         if (Number.isNaN(value) || (next !== end && !isWhitespaceAt(buf, next, end))) {
-          this.wordError = this.invalidNumberMessage(buf, p, end);
+          this.#wordError = this.#invalidNumberMessage(buf, p, end);
           return -1;
         }
       }
@@ -480,7 +480,7 @@ export class GcodeSimulator implements LineSink {
   }
 
   /** Step 3: the first G0/G1/G92 line naming A, B, Y or Z decides the axis letters. */
-  private detect(buf: Uint8Array, p: number, end: number): void {
+  #detect(buf: Uint8Array, p: number, end: number): void {
     let ab = false;
     let yz = false;
     while (true) {
@@ -492,110 +492,110 @@ export class GcodeSimulator implements LineSink {
       p = wordEnd(buf, p, end);
     }
     if (!ab && !yz) return;
-    this.format = ab ? XAB : XYZ;
-    this.mandrelLetter = ab ? LOWER_A : LOWER_Y;
-    this.headLetter = ab ? LOWER_B : LOWER_Z;
-    this.settle();
+    this.#format = ab ? XAB : XYZ;
+    this.#mandrelLetter = ab ? LOWER_A : LOWER_Y;
+    this.#headLetter = ab ? LOWER_B : LOWER_Z;
+    this.#settle();
   }
 
-  private defer(line: number, first: number, second: number, third: number): void {
-    if (this.deferredLength + 4 > this.deferred.length) {
-      const grown = new Float64Array(Math.max(64, this.deferred.length * 2));
-      grown.set(this.deferred);
-      this.deferred = grown;
+  #defer(line: number, first: number, second: number, third: number): void {
+    if (this.#deferredLength + 4 > this.#deferred.length) {
+      const grown = new Float64Array(Math.max(64, this.#deferred.length * 2));
+      grown.set(this.#deferred);
+      this.#deferred = grown;
     }
-    const d = this.deferred;
-    const k = this.deferredLength;
+    const d = this.#deferred;
+    const k = this.#deferredLength;
     d[k] = line;
     d[k + 1] = first;
     d[k + 2] = second;
     d[k + 3] = third;
-    this.deferredLength = k + 4;
+    this.#deferredLength = k + 4;
   }
 
-  private replayDeferred(): void {
-    const d = this.deferred;
-    for (let k = 0; k < this.deferredLength; k += 4) {
+  #replayDeferred(): void {
+    const d = this.#deferred;
+    for (let k = 0; k < this.#deferredLength; k += 4) {
       const line = d[k] as number;
       if (line === 0) {
-        this.time += d[k + 1] as number;
+        this.#time += d[k + 1] as number;
         continue;
       }
       const dx = d[k + 1] as number;
       const da = d[k + 2] as number;
       const feed = d[k + 3] as number;
-      const distance = Math.sqrt(sq(dx) + sq((da / 360) * this.c0));
+      const distance = Math.sqrt(sq(dx) + sq((da / 360) * this.#c0));
       if (distance > 0) {
         if (feed === 0) {
           const message = `Line ${line}: feed rate must be set before moving the machine`;
-          this.setError(XAB, line, message);
-          this.setError(XYZ, line, message);
+          this.#setError(XAB, line, message);
+          this.#setError(XYZ, line, message);
           break;
         }
-        this.time += (distance / feed) * 60;
-        this.distance += distance;
-        this.moves += 1;
+        this.#time += (distance / feed) * 60;
+        this.#distance += distance;
+        this.#moves += 1;
       }
     }
-    this.deferred = new Float64Array(0);
-    this.deferredLength = 0;
+    this.#deferred = new Float64Array(0);
+    this.#deferredLength = 0;
   }
 
   /** Keeps the earliest error per format. */
-  private setError(format: number, line: number, message: string): void {
-    const current = this.errorLine[format] as number;
+  #setError(format: number, line: number, message: string): void {
+    const current = this.#errorLine[format] as number;
     if (current === 0 || line < current) {
-      this.errorLine[format] = line;
-      this.errorMessage[format] = message;
+      this.#errorLine[format] = line;
+      this.#errorMessage[format] = message;
     }
   }
 
   /** An error on the current line, whatever the format. */
-  private fail(message: string): void {
-    if (this.format !== UNKNOWN) {
-      this.setError(this.format, this.lineNo, message);
+  #fail(message: string): void {
+    if (this.#format !== UNKNOWN) {
+      this.#setError(this.#format, this.#lineNo, message);
     } else {
-      this.setError(XAB, this.lineNo, message);
-      this.setError(XYZ, this.lineNo, message);
+      this.#setError(XAB, this.#lineNo, message);
+      this.#setError(XYZ, this.#lineNo, message);
     }
-    this.settle();
+    this.#settle();
   }
 
-  /** Recomputes `halted` and throws once the result cannot change any more. */
-  private settle(): void {
-    const e = this.errorLine;
-    if (this.format !== UNKNOWN) {
-      this.halted = e[this.format] !== 0;
-      if (this.halted && this.headerKnown) throw this.die(this.errorMessage[this.format] as string);
+  /** Recomputes `#halted` and throws once the result cannot change any more. */
+  #settle(): void {
+    const e = this.#errorLine;
+    if (this.#format !== UNKNOWN) {
+      this.#halted = e[this.#format] !== 0;
+      if (this.#halted && this.#headerKnown) throw this.#die(this.#errorMessage[this.#format] as string);
       return;
     }
-    this.halted = e[XAB] !== 0 && e[XYZ] !== 0;
-    if (this.halted && this.headerKnown && this.errorMessage[XAB] === this.errorMessage[XYZ]) {
-      throw this.die(this.errorMessage[XAB] as string);
+    this.#halted = e[XAB] !== 0 && e[XYZ] !== 0;
+    if (this.#halted && this.#headerKnown && this.#errorMessage[XAB] === this.#errorMessage[XYZ]) {
+      throw this.#die(this.#errorMessage[XAB] as string);
     }
   }
 
-  private die(message: string): SimulationError {
-    this.fatal = new SimulationError(message);
-    return this.fatal;
+  #die(message: string): SimulationError {
+    this.#fatal = new SimulationError(message);
+    return this.#fatal;
   }
 
-  private unknownLetterMessage(buf: Uint8Array, p: number, end: number): string {
+  #unknownLetterMessage(buf: Uint8Array, p: number, end: number): string {
     const word = decodeText(buf, p, wordEnd(buf, p, end));
     const letter = String.fromCodePoint(word.codePointAt(0) ?? 0xfffd);
-    return `Line ${this.lineNo}: unknown axis letter '${letter}' in '${word}'`;
+    return `Line ${this.#lineNo}: unknown axis letter '${letter}' in '${word}'`;
   }
 
-  private invalidNumberMessage(buf: Uint8Array, p: number, end: number): string {
-    return `Line ${this.lineNo}: invalid number in '${decodeText(buf, p, wordEnd(buf, p, end))}'`;
+  #invalidNumberMessage(buf: Uint8Array, p: number, end: number): string {
+    return `Line ${this.#lineNo}: invalid number in '${decodeText(buf, p, wordEnd(buf, p, end))}'`;
   }
 
-  private unknownLetter(buf: Uint8Array, p: number, end: number): void {
-    this.fail(this.unknownLetterMessage(buf, p, end));
+  #unknownLetter(buf: Uint8Array, p: number, end: number): void {
+    this.#fail(this.#unknownLetterMessage(buf, p, end));
   }
 
-  private invalidNumber(buf: Uint8Array, p: number, end: number): void {
-    this.fail(this.invalidNumberMessage(buf, p, end));
+  #invalidNumber(buf: Uint8Array, p: number, end: number): void {
+    this.#fail(this.#invalidNumberMessage(buf, p, end));
   }
 }
 

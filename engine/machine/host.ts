@@ -104,140 +104,140 @@ interface Job {
 
 export class MarlinHost {
   readonly timings: HostTimings;
-  private readonly open: TransportOpener;
-  private readonly clock: Clock;
-  private readonly listeners = new Set<(event: MachineEvent) => void>();
-  private readonly splitter = new ReceivedLineSplitter();
+  readonly #open: TransportOpener;
+  readonly #clock: Clock;
+  readonly #listeners = new Set<(event: MachineEvent) => void>();
+  readonly #splitter = new ReceivedLineSplitter();
 
-  private current: MachineState = 'idle';
-  private message: string | undefined;
-  private port: string | null = null;
-  private baudRate: number | null = null;
-  private controller: ControllerInfo | null = null;
-  private seq = 0;
+  #current: MachineState = 'idle';
+  #message: string | undefined;
+  #port: string | null = null;
+  #baudRate: number | null = null;
+  #controller: ControllerInfo | null = null;
+  #seq = 0;
 
-  private transport: Transport | undefined;
+  #transport: Transport | undefined;
   /** Bumped whenever a connection ends, so a stale port's callbacks are ignored. */
-  private connection = 0;
+  #connection = 0;
   /** Why the current connection failed; nothing is written once it is set. */
-  private failure: MachineError | undefined;
-  private wait: Wait | undefined;
-  private timer: TimerHandle | undefined;
-  /** When `timer` fires (clock time). */
-  private timerDue = Number.POSITIVE_INFINITY;
-  private nextLine = 1;
+  #failure: MachineError | undefined;
+  #wait: Wait | undefined;
+  #timer: TimerHandle | undefined;
+  /** When `#timer` fires (clock time). */
+  #timerDue = Number.POSITIVE_INFINITY;
+  #nextLine = 1;
   /** The controller restarted while no job ran; its line counter must be synced before the next line. */
-  private resyncPending = false;
+  #resyncPending = false;
   /** Serialises framed lines: a manual command while paused waits for the job's in-flight line. */
-  private lineLock: Promise<unknown> = Promise.resolve();
+  #lineLock: Promise<unknown> = Promise.resolve();
   /** The close of a port that failed (not awaited there: failing must not wait). */
-  private failedClose: Promise<void> | undefined;
-  /** Exchanges started through `exclusive` and not settled yet. */
-  private lineHolders = 0;
-  private job: Job | undefined;
-  private lastProgress: JobProgress | null = null;
+  #failedClose: Promise<void> | undefined;
+  /** Exchanges started through `#exclusive` and not settled yet. */
+  #lineHolders = 0;
+  #job: Job | undefined;
+  #lastProgress: JobProgress | null = null;
 
   constructor(options: MarlinHostOptions) {
-    this.open = options.open;
-    this.clock = options.clock ?? systemClock;
+    this.#open = options.open;
+    this.#clock = options.clock ?? systemClock;
     this.timings = { ...DEFAULT_TIMINGS, ...options.timings };
   }
 
   get state(): MachineState {
-    return this.current;
+    return this.#current;
   }
 
   status(): MachineStatus {
     return {
-      state: this.current,
-      ...(this.message === undefined ? {} : { message: this.message }),
-      port: this.port,
-      baudRate: this.baudRate,
-      controller: this.controller,
-      job: this.job ? this.progressOf(this.job) : this.lastProgress,
+      state: this.#current,
+      ...(this.#message === undefined ? {} : { message: this.#message }),
+      port: this.#port,
+      baudRate: this.#baudRate,
+      controller: this.#controller,
+      job: this.#job ? this.#progressOf(this.#job) : this.#lastProgress,
     };
   }
 
   /** Receives every event in order; returns the function that unsubscribes. */
   subscribe(listener: (event: MachineEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /** Opens the port and runs the handshake: boot wait, `M110` sync, `M115` identify. */
   async connect(port: string, baudRate: number = DEFAULT_BAUD_RATE): Promise<MachineStatus> {
-    if (this.current === 'connecting') throw new MachineStateError(`Machine is connecting to ${this.port}`);
-    if (this.job) throw new MachineStateError(BUSY_MESSAGE);
-    if (this.transport) {
-      if (this.port === port) return this.status();
-      throw new MachineStateError(`Machine is connected to ${this.port}; disconnect it first`);
+    if (this.#current === 'connecting') throw new MachineStateError(`Machine is connecting to ${this.#port}`);
+    if (this.#job) throw new MachineStateError(BUSY_MESSAGE);
+    if (this.#transport) {
+      if (this.#port === port) return this.status();
+      throw new MachineStateError(`Machine is connected to ${this.#port}; disconnect it first`);
     }
-    const generation = ++this.connection;
-    this.failure = undefined;
-    this.port = port;
-    this.baudRate = baudRate;
-    this.controller = null;
-    this.lastProgress = null;
-    this.resyncPending = false;
-    this.splitter.reset();
-    this.setState('connecting');
+    const generation = ++this.#connection;
+    this.#failure = undefined;
+    this.#port = port;
+    this.#baudRate = baudRate;
+    this.#controller = null;
+    this.#lastProgress = null;
+    this.#resyncPending = false;
+    this.#splitter.reset();
+    this.#setState('connecting');
 
     let transport: Transport;
     try {
       // The port a failure closed may be this one, and not closed yet.
-      await this.failedClose;
-      transport = await this.open(port, baudRate);
+      await this.#failedClose;
+      transport = await this.#open(port, baudRate);
     } catch (error) {
       const failure = new MachineError(`Could not open serial port ${port}: ${reasonOf(error)}`);
-      if (generation === this.connection) this.failConnection(failure);
-      throw this.failure ?? failure;
+      if (generation === this.#connection) this.#failConnection(failure);
+      throw this.#failure ?? failure;
     }
-    if (generation !== this.connection || this.failure) {
+    if (generation !== this.#connection || this.#failure) {
       // Disconnected or emergency-stopped while the port was opening: it is closed unused.
       await transport.close().catch(() => {});
-      throw this.failure ?? new MachineError(`Connecting to ${port} was cancelled`);
+      throw this.#failure ?? new MachineError(`Connecting to ${port} was cancelled`);
     }
-    this.transport = transport;
+    this.#transport = transport;
     transport.onData((text) => {
-      if (generation === this.connection && !this.failure) this.receive(text);
+      if (generation === this.#connection && !this.#failure) this.#receive(text);
     });
     transport.onClose((reason) => {
-      if (generation === this.connection && this.transport === transport) {
-        this.failConnection(new MachineError(`Serial port ${port} closed: ${reason}`));
+      if (generation === this.#connection && this.#transport === transport) {
+        this.#failConnection(new MachineError(`Serial port ${port} closed: ${reason}`));
       }
     });
 
     let controller: ControllerInfo;
     try {
-      await this.bootWait();
-      await this.sync();
-      controller = await this.identify();
+      await this.#bootWait();
+      await this.#sync();
+      controller = await this.#identify();
     } catch (error) {
-      this.failConnection(asMachineError(error));
-      throw this.failure ?? error;
+      this.#failConnection(asMachineError(error));
+      throw this.#failure ?? error;
     }
     const warning = controller.capabilities.EMERGENCY_PARSER ? undefined : NO_EMERGENCY_PARSER;
-    this.setState('ready', warning);
+    this.#setState('ready', warning);
     return this.status();
   }
 
   /** Closes the port; refused while a job runs (cancel it first). */
   async disconnect(): Promise<void> {
-    if (this.job) throw new MachineStateError('Machine is busy with a job; cancel it first');
-    if (this.current === 'connecting') {
-      this.failConnection(new MachineError(`Disconnected from ${this.port} while connecting`));
+    if (this.#job) throw new MachineStateError('Machine is busy with a job; cancel it first');
+    if (this.#current === 'connecting') {
+      this.#failConnection(new MachineError(`Disconnected from ${this.#port} while connecting`));
     }
-    const transport = this.transport;
-    this.transport = undefined;
-    this.connection++;
-    this.endWait();
+    const transport = this.#transport;
+    this.#transport = undefined;
+    this.#connection++;
+    this.#endWait();
     if (transport) await transport.close().catch(() => {});
     // A port a failure closed may still be closing: once this returns, it can be opened again.
-    await this.failedClose;
-    this.port = null;
-    this.baudRate = null;
-    this.controller = null;
-    this.setState('idle');
+    await this.#failedClose;
+    this.#port = null;
+    this.#baudRate = null;
+    this.#controller = null;
+    this.#setState('idle');
   }
 
   /**
@@ -257,17 +257,17 @@ export class MarlinHost {
       if (!this.emergencyStop()) throw new MachineStateError(NOT_CONNECTED);
       return [];
     }
-    this.checkConnected(['ready', 'completed', 'cancelled', 'paused']);
+    this.#checkConnected(['ready', 'completed', 'cancelled', 'paused']);
     const framed = command;
     const responses: string[] = [];
     try {
-      await this.exclusive(async () => {
-        await this.resyncIfNeeded();
-        await this.sendFramed(framed, responses);
+      await this.#exclusive(async () => {
+        await this.#resyncIfNeeded();
+        await this.#sendFramed(framed, responses);
       });
     } catch (error) {
-      this.failConnection(asMachineError(error));
-      throw this.failure ?? error;
+      this.#failConnection(asMachineError(error));
+      throw this.#failure ?? error;
     }
     return responses;
   }
@@ -275,14 +275,14 @@ export class MarlinHost {
   /** Starts streaming; refused unless connected and no job runs. The job runs on after this returns. */
   startJob(program: Program): RunningJob {
     if (program.total === 0) throw new ProgramError('G-code program contained no commands');
-    this.checkConnected(['ready', 'completed', 'cancelled']);
+    this.#checkConnected(['ready', 'completed', 'cancelled']);
     let resolveDone!: (outcome: JobOutcome) => void;
     const job: Job = {
       program,
       sent: 0,
       acknowledged: 0,
       last: undefined,
-      startedAt: this.clock.now(),
+      startedAt: this.#clock.now(),
       pausedAt: undefined,
       pausedMs: 0,
       paused: false,
@@ -292,26 +292,26 @@ export class MarlinHost {
         resolveDone = resolve;
       }),
     };
-    this.job = job;
-    this.lastProgress = null;
-    this.setState('streaming');
-    void this.runJob(job).then(resolveDone);
+    this.#job = job;
+    this.#lastProgress = null;
+    this.#setState('streaming');
+    void this.#runJob(job).then(resolveDone);
     return { total: program.total, done: job.done };
   }
 
   /** No new line after the in-flight one; motion already queued in the controller still runs. */
   pause(): void {
-    const job = this.requireJob();
+    const job = this.#requireJob();
     if (job.paused || job.cancelRequested) return;
     job.paused = true;
-    this.setState('paused');
+    this.#setState('paused');
   }
 
   resume(): void {
-    const job = this.requireJob();
+    const job = this.#requireJob();
     if (!job.paused || job.cancelRequested) return;
     job.paused = false;
-    this.setState('streaming');
+    this.#setState('streaming');
     const gate = job.gate;
     job.gate = undefined;
     gate?.resolve();
@@ -323,8 +323,8 @@ export class MarlinHost {
    * caller waits on a controller that never answers.
    */
   cancel(): void {
-    const job = this.requireJob();
-    if (job.cancelRequested && this.lineInFlight(job)) {
+    const job = this.#requireJob();
+    if (job.cancelRequested && this.#lineInFlight(job)) {
       this.abort();
       return;
     }
@@ -339,9 +339,9 @@ export class MarlinHost {
    * closes the port. Returns false when there was no port to write to.
    */
   emergencyStop(): boolean {
-    const transport = this.transport;
+    const transport = this.#transport;
     let written = false;
-    if (transport && !this.failure) {
+    if (transport && !this.#failure) {
       try {
         transport.writeUrgent('M112\n');
         written = true;
@@ -349,8 +349,8 @@ export class MarlinHost {
         // The port is already gone; failing the connection below still stops the job.
       }
     }
-    if (written) this.emit({ type: 'log', direction: 'tx', text: 'M112' });
-    if (transport || this.current === 'connecting') this.failConnection(new MachineError('Emergency stop'));
+    if (written) this.#emit({ type: 'log', direction: 'tx', text: 'M112' });
+    if (transport || this.#current === 'connecting') this.#failConnection(new MachineError('Emergency stop'));
     return written;
   }
 
@@ -361,19 +361,19 @@ export class MarlinHost {
    * message, or undefined when there was nothing to abort.
    */
   abort(): string | undefined {
-    const job = this.job;
+    const job = this.#job;
     if (!job) {
-      if (this.current === 'connecting' || this.transport) void this.disconnect().catch(() => {});
+      if (this.#current === 'connecting' || this.#transport) void this.disconnect().catch(() => {});
       return undefined;
     }
-    const message = this.lineInFlight(job)
+    const message = this.#lineInFlight(job)
       ? `Aborted while line ${job.sent} was in flight`
       : `Aborted after line ${job.acknowledged} of ${job.program.total}`;
-    this.failConnection(new MachineError(message));
+    this.#failConnection(new MachineError(message));
     return message;
   }
 
-  private lineInFlight(job: Job): boolean {
+  #lineInFlight(job: Job): boolean {
     return job.sent > job.acknowledged;
   }
 
@@ -382,18 +382,18 @@ export class MarlinHost {
    * then closes the port whatever happened.
    */
   async close(graceMs = 2_000): Promise<void> {
-    const job = this.job;
+    const job = this.#job;
     if (job) {
       this.cancel();
       let timer: TimerHandle | undefined;
       const ended = await Promise.race([
         job.done.then(() => true),
         new Promise<boolean>((resolve) => {
-          timer = this.clock.setTimeout(() => resolve(false), graceMs);
+          timer = this.#clock.setTimeout(() => resolve(false), graceMs);
         }),
       ]);
-      this.clock.clearTimeout(timer);
-      if (!ended) this.failConnection(new MachineError('Towpath shut down while a line was in flight'));
+      this.#clock.clearTimeout(timer);
+      if (!ended) this.#failConnection(new MachineError('Towpath shut down while a line was in flight'));
       await job.done;
     }
     await this.disconnect();
@@ -401,7 +401,7 @@ export class MarlinHost {
 
   // ── job ──────────────────────────────────────────────────────────────────────────────────────
 
-  private async runJob(job: Job): Promise<JobOutcome> {
+  async #runJob(job: Job): Promise<JobOutcome> {
     const { commands } = job.program;
     // A line's progress is reported once the next line is on its way, not before: the controller
     // then works on that line while the listeners run, instead of waiting for them.
@@ -409,29 +409,29 @@ export class MarlinHost {
     const report = () => {
       if (!unreported) return;
       unreported = false;
-      this.emit(this.progressOf(job, 'progress'));
+      this.#emit(this.#progressOf(job, 'progress'));
     };
     try {
-      await this.exclusive(() => this.resyncIfNeeded());
+      await this.#exclusive(() => this.#resyncIfNeeded());
       for (let i = 0; i < commands.length; i++) {
-        if (this.failure) throw this.failure;
+        if (this.#failure) throw this.#failure;
         if (job.paused && !job.cancelRequested) {
           report();
           // The clock stops at the boundary, once the in-flight line is acknowledged.
-          job.pausedAt = this.clock.now();
+          job.pausedAt = this.#clock.now();
           try {
             await new Promise<void>((resolve, reject) => {
               job.gate = { resolve, reject };
             });
           } finally {
-            job.pausedMs += this.clock.now() - job.pausedAt;
+            job.pausedMs += this.#clock.now() - job.pausedAt;
             job.pausedAt = undefined;
           }
         }
         if (job.cancelRequested) break;
         const entry = commands[i] as ProgramCommand;
         job.sent = i + 1;
-        const acknowledged = this.exclusive(() => this.sendFramed(entry.command));
+        const acknowledged = this.#exclusive(() => this.#sendFramed(entry.command));
         report();
         await acknowledged;
         job.acknowledged = i + 1;
@@ -441,49 +441,49 @@ export class MarlinHost {
       report();
     } catch (error) {
       report();
-      const failure = this.failure ?? asMachineError(error);
-      this.lastProgress = this.progressOf(job);
-      this.job = undefined;
-      this.failConnection(failure);
-      return this.outcome(job, 'error', failure);
+      const failure = this.#failure ?? asMachineError(error);
+      this.#lastProgress = this.#progressOf(job);
+      this.#job = undefined;
+      this.#failConnection(failure);
+      return this.#outcome(job, 'error', failure);
     }
-    this.lastProgress = this.progressOf(job);
-    this.job = undefined;
-    const outcome = this.outcome(job, job.acknowledged === job.program.total ? 'completed' : 'cancelled');
+    this.#lastProgress = this.#progressOf(job);
+    this.#job = undefined;
+    const outcome = this.#outcome(job, job.acknowledged === job.program.total ? 'completed' : 'cancelled');
     if (outcome.status === 'completed') {
-      this.emit({
+      this.#emit({
         type: 'complete',
         acknowledged: job.acknowledged,
         total: job.program.total,
         elapsed_s: outcome.elapsed_s,
       });
-      this.setState('completed');
+      this.#setState('completed');
     } else {
-      this.setState('cancelled', `Cancelled after line ${job.acknowledged} of ${job.program.total}`);
+      this.#setState('cancelled', `Cancelled after line ${job.acknowledged} of ${job.program.total}`);
     }
     return outcome;
   }
 
-  private outcome(job: Job, status: JobOutcome['status'], error?: Error): JobOutcome {
+  #outcome(job: Job, status: JobOutcome['status'], error?: Error): JobOutcome {
     return {
       status,
       sent: job.sent,
       acknowledged: job.acknowledged,
       total: job.program.total,
-      elapsed_s: this.elapsedMs(job) / 1000,
+      elapsed_s: this.#elapsedMs(job) / 1000,
       ...(error ? { error } : {}),
     };
   }
 
-  private elapsedMs(job: Job): number {
-    return (job.pausedAt ?? this.clock.now()) - job.startedAt - job.pausedMs;
+  #elapsedMs(job: Job): number {
+    return (job.pausedAt ?? this.#clock.now()) - job.startedAt - job.pausedMs;
   }
 
   /** The job's progress; with `type`, as a progress event's body (one object a line, not two). */
-  private progressOf(job: Job): JobProgress;
-  private progressOf(job: Job, type: 'progress'): MachineEventBody;
-  private progressOf(job: Job, type?: 'progress'): JobProgress | MachineEventBody {
-    const elapsed = this.elapsedMs(job) / 1000;
+  #progressOf(job: Job): JobProgress;
+  #progressOf(job: Job, type: 'progress'): MachineEventBody;
+  #progressOf(job: Job, type?: 'progress'): JobProgress | MachineEventBody {
+    const elapsed = this.#elapsedMs(job) / 1000;
     const { acknowledged } = job;
     const total = job.program.total;
     const progress: JobProgress = {
@@ -501,15 +501,15 @@ export class MarlinHost {
     return progress;
   }
 
-  private requireJob(): Job {
-    if (!this.job) throw new MachineStateError('No job is running');
-    return this.job;
+  #requireJob(): Job {
+    if (!this.#job) throw new MachineStateError('No job is running');
+    return this.#job;
   }
 
-  private checkConnected(allowed: MachineState[]) {
-    if (allowed.includes(this.current) && this.transport) return;
-    if (this.job) throw new MachineStateError(BUSY_MESSAGE);
-    if (this.current === 'connecting') throw new MachineStateError(`Machine is connecting to ${this.port}`);
+  #checkConnected(allowed: MachineState[]) {
+    if (allowed.includes(this.#current) && this.#transport) return;
+    if (this.#job) throw new MachineStateError(BUSY_MESSAGE);
+    if (this.#current === 'connecting') throw new MachineStateError(`Machine is connecting to ${this.#port}`);
     throw new MachineStateError(NOT_CONNECTED);
   }
 
@@ -520,32 +520,32 @@ export class MarlinHost {
    * starts at once, not a microtask later: a job's next line then leaves in the same turn of the
    * event loop as the `ok` that freed it.
    */
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.lineHolders === 0 ? work() : this.lineLock.then(work);
-    this.lineHolders++;
+  #exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.#lineHolders === 0 ? work() : this.#lineLock.then(work);
+    this.#lineHolders++;
     // Settles before the caller's own continuation runs (registered first), so a caller that
     // awaits `run` and starts the next exchange finds the lock free.
-    this.lineLock = run.then(
+    this.#lineLock = run.then(
       () => {
-        this.lineHolders--;
+        this.#lineHolders--;
       },
       () => {
-        this.lineHolders--;
+        this.#lineHolders--;
       },
     );
     return run;
   }
 
   /** Writes `N{k} …` and waits for its acknowledgement, resending on request (§6.4). */
-  private sendFramed(command: string, responses?: string[]): Promise<void> {
-    const number = this.nextLine;
+  #sendFramed(command: string, responses?: string[]): Promise<void> {
+    const number = this.#nextLine;
     const frame = `${frameLine(number, command)}\n`;
     // Manual commands collect responses and are logged; job lines are reported as progress.
     const logged = responses !== undefined;
     let resends = 0;
     // Marlin follows each `Resend:` with one `ok` that acknowledges nothing.
     let swallow = false;
-    const acknowledged = this.waitFor<void>({
+    const acknowledged = this.#waitFor<void>({
       idleMs: this.timings.idleTimeoutMs,
       onLine: (line, received, done) => {
         switch (received.kind) {
@@ -555,12 +555,12 @@ export class MarlinHost {
               return;
             }
             responses?.push(line);
-            this.nextLine = number + 1;
+            this.#nextLine = number + 1;
             done();
             return;
           case 'resend':
             if (received.line !== number) {
-              this.failConnection(
+              this.#failConnection(
                 new MachineError(
                   `Controller requested a resend of line ${received.line}, but line ${number} is the one in flight`,
                 ),
@@ -569,7 +569,7 @@ export class MarlinHost {
             }
             resends++;
             if (resends > this.timings.resendLimit) {
-              this.failConnection(
+              this.#failConnection(
                 new MachineError(
                   `Controller requested a resend of line ${number} more than ${this.timings.resendLimit} times`,
                 ),
@@ -577,81 +577,83 @@ export class MarlinHost {
               return;
             }
             swallow = true;
-            this.writeLine(frame, true);
+            this.#writeLine(frame, true);
             return;
           case 'start':
-            this.failConnection(new MachineError(this.job ? RESTARTED_DURING_JOB : RESTARTED_DURING_COMMAND));
+            this.#failConnection(
+              new MachineError(this.#job ? RESTARTED_DURING_JOB : RESTARTED_DURING_COMMAND),
+            );
             return;
           case 'halt':
           case 'fatal':
-            this.failConnection(fatalError(line, received));
+            this.#failConnection(fatalError(line, received));
             return;
           default:
             if (received.kind !== 'keep-alive' && received.kind !== 'idle') responses?.push(line);
         }
       },
       onTimeout: () =>
-        this.failConnection(
+        this.#failConnection(
           new MachineError(
             `No response from the controller within ${this.timings.idleTimeoutMs / 1000} s (waiting for line ${number})`,
           ),
         ),
     });
-    this.writeLine(frame, logged);
+    this.#writeLine(frame, logged);
     return acknowledged;
   }
 
-  private async resyncIfNeeded() {
-    if (!this.resyncPending) return;
-    this.resyncPending = false;
-    await this.sync();
+  async #resyncIfNeeded() {
+    if (!this.#resyncPending) return;
+    this.#resyncPending = false;
+    await this.#sync();
   }
 
   // ── connect ──────────────────────────────────────────────────────────────────────────────────
 
   /** Boards reset when the port opens; their banner ends in silence (or, rarely, an `ok`). */
-  private bootWait(): Promise<void> {
-    return this.waitFor<void>({
+  #bootWait(): Promise<void> {
+    return this.#waitFor<void>({
       idleMs: this.timings.bootIdleMs,
       totalMs: this.timings.bootTotalMs,
       onLine: (line, received, done) => {
         if (received.kind === 'ack') done();
         else if (received.kind === 'halt' || received.kind === 'fatal')
-          this.failConnection(fatalError(line, received));
+          this.#failConnection(fatalError(line, received));
       },
       onTimeout: (done) => done(),
     });
   }
 
-  private async sync(): Promise<void> {
+  async #sync(): Promise<void> {
     for (let attempt = 0; attempt < this.timings.syncAttempts; attempt++) {
       // A line error means this `ok` answers the garbled line, not the M110: try again.
       let garbled = false;
-      const synced = this.waitFor<boolean>({
+      const synced = this.#waitFor<boolean>({
         idleMs: this.timings.syncTimeoutMs,
         totalMs: this.timings.syncTimeoutMs,
         onLine: (line, received, done) => {
           if (received.kind === 'ack') done(!garbled);
           else if (received.kind === 'resend' || received.kind === 'line-error') garbled = true;
           else if (received.kind === 'halt' || received.kind === 'fatal')
-            this.failConnection(fatalError(line, received));
+            this.#failConnection(fatalError(line, received));
         },
         onTimeout: (done) => done(false),
       });
-      this.writeLine(`${SYNC_FRAME}\n`, true);
+      this.#writeLine(`${SYNC_FRAME}\n`, true);
       if (await synced) {
-        this.nextLine = 1;
+        this.#nextLine = 1;
         return;
       }
     }
     throw new MachineError(NO_ANSWER_ON_CONNECT);
   }
 
-  private async identify(): Promise<ControllerInfo> {
+  async #identify(): Promise<ControllerInfo> {
     const capabilities: Record<string, boolean> = {};
     let firmware: string | null = null;
     let advancedOk = false;
-    const identified = this.waitFor<void>({
+    const identified = this.#waitFor<void>({
       idleMs: this.timings.identifyIdleMs,
       totalMs: this.timings.bootTotalMs,
       onLine: (line, received, done) => {
@@ -662,10 +664,10 @@ export class MarlinHost {
             return;
           case 'halt':
           case 'fatal':
-            this.failConnection(fatalError(line, received));
+            this.#failConnection(fatalError(line, received));
             return;
           case 'start':
-            this.resyncPending = true;
+            this.#resyncPending = true;
             return;
           case 'log': {
             if (line.startsWith('FIRMWARE_NAME:')) firmware = firmwareName(line);
@@ -676,61 +678,61 @@ export class MarlinHost {
       },
       onTimeout: (done) => done(),
     });
-    this.writeLine('M115\n', true);
+    this.#writeLine('M115\n', true);
     await identified;
-    this.controller = { firmware, capabilities, advancedOk };
-    return this.controller;
+    this.#controller = { firmware, capabilities, advancedOk };
+    return this.#controller;
   }
 
   // ── plumbing ─────────────────────────────────────────────────────────────────────────────────
 
-  private receive(text: string) {
-    for (const line of this.splitter.push(text)) {
-      if (this.failure) return;
-      this.handleLine(line);
+  #receive(text: string) {
+    for (const line of this.#splitter.push(text)) {
+      if (this.#failure) return;
+      this.#handleLine(line);
     }
   }
 
-  private handleLine(line: string) {
+  #handleLine(line: string) {
     const received = classify(line);
     // `wait` is sent when the controller's queue runs empty, also after it dropped the line in
     // flight: counting it as an answer would wait for that line for ever (§6.2 row 5a).
-    if (this.wait && received.kind !== 'idle') this.wait.activityAt = this.clock.now();
-    if (received.kind === 'action') this.emit({ type: 'action', text: received.text });
+    if (this.#wait && received.kind !== 'idle') this.#wait.activityAt = this.#clock.now();
+    if (received.kind === 'action') this.#emit({ type: 'action', text: received.text });
     // Job acknowledgements are reported as progress; logging each one would drown everything else.
-    else if (received.kind !== 'ack' || !this.job) this.emit({ type: 'log', direction: 'rx', text: line });
+    else if (received.kind !== 'ack' || !this.#job) this.#emit({ type: 'log', direction: 'rx', text: line });
     if (received.kind === 'keep-alive' && received.waitingForUser) {
-      this.emit({ type: 'waiting-for-user', text: line });
+      this.#emit({ type: 'waiting-for-user', text: line });
     }
-    if (this.wait) {
-      this.wait.onLine(line, received);
+    if (this.#wait) {
+      this.#wait.onLine(line, received);
       return;
     }
     // Between lines: nothing is in flight, but the controller can still die or restart.
     if (received.kind === 'halt' || received.kind === 'fatal')
-      this.failConnection(fatalError(line, received));
+      this.#failConnection(fatalError(line, received));
     else if (received.kind === 'start') {
-      if (this.job) this.failConnection(new MachineError(RESTARTED_DURING_JOB));
-      else this.resyncPending = true;
+      if (this.#job) this.#failConnection(new MachineError(RESTARTED_DURING_JOB));
+      else this.#resyncPending = true;
     }
   }
 
-  private writeLine(data: string, logged: boolean) {
-    const transport = this.transport;
-    if (!transport || this.failure) return;
+  #writeLine(data: string, logged: boolean) {
+    const transport = this.#transport;
+    if (!transport || this.#failure) return;
     try {
       transport.write(data);
     } catch (error) {
-      this.failConnection(new MachineError(`Serial port ${this.port} closed: ${reasonOf(error)}`));
+      this.#failConnection(new MachineError(`Serial port ${this.#port} closed: ${reasonOf(error)}`));
       return;
     }
-    if (logged) this.emit({ type: 'log', direction: 'tx', text: data.trimEnd() });
+    if (logged) this.#emit({ type: 'log', direction: 'tx', text: data.trimEnd() });
   }
 
-  private waitFor<T>(spec: WaitSpec<T>): Promise<T> {
-    if (this.failure) return Promise.reject(this.failure);
+  #waitFor<T>(spec: WaitSpec<T>): Promise<T> {
+    if (this.#failure) return Promise.reject(this.#failure);
     return new Promise<T>((resolve, reject) => {
-      const now = this.clock.now();
+      const now = this.#clock.now();
       const wait: Wait = {
         idleMs: spec.idleMs,
         deadline: spec.totalMs === undefined ? Number.POSITIVE_INFINITY : now + spec.totalMs,
@@ -743,71 +745,71 @@ export class MarlinHost {
       // microseconds): setting and clearing a timer for every line was a measurable part of the
       // time between an `ok` and the next line. endWait clears it when waiting stops for good.
       const done = (value: T) => {
-        if (this.wait === wait) this.wait = undefined;
+        if (this.#wait === wait) this.#wait = undefined;
         resolve(value);
       };
-      this.wait = wait;
-      this.armTimer();
+      this.#wait = wait;
+      this.#armTimer();
     });
   }
 
-  private endWait() {
-    this.wait = undefined;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timer = undefined;
+  #endWait() {
+    this.#wait = undefined;
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timer = undefined;
   }
 
   /** Makes sure the current wait's deadline is checked no later than it is due. */
-  private armTimer() {
-    const wait = this.wait;
+  #armTimer() {
+    const wait = this.#wait;
     if (!wait) return;
     const due = Math.min(wait.activityAt + wait.idleMs, wait.deadline);
     // A timer due no later than this wait's deadline checks it then, and re-arms for the rest.
-    if (this.timer !== undefined && this.timerDue <= due) return;
-    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
-    this.timerDue = due;
-    this.timer = this.clock.setTimeout(
+    if (this.#timer !== undefined && this.#timerDue <= due) return;
+    if (this.#timer !== undefined) this.#clock.clearTimeout(this.#timer);
+    this.#timerDue = due;
+    this.#timer = this.#clock.setTimeout(
       () => {
-        this.timer = undefined;
-        const current = this.wait;
+        this.#timer = undefined;
+        const current = this.#wait;
         if (!current) return;
         // Lines that arrived meanwhile, or a newer wait, moved the deadline; check again then.
-        if (this.clock.now() >= Math.min(current.activityAt + current.idleMs, current.deadline))
+        if (this.#clock.now() >= Math.min(current.activityAt + current.idleMs, current.deadline))
           current.onTimeout();
-        else this.armTimer();
+        else this.#armTimer();
       },
-      Math.max(0, due - this.clock.now()),
+      Math.max(0, due - this.#clock.now()),
     );
   }
 
   /** Ends the connection for good: the port closes, waiters fail, the state becomes `error`. */
-  private failConnection(error: MachineError) {
-    if (this.failure) return;
-    this.failure = error;
-    const transport = this.transport;
-    this.transport = undefined;
-    if (transport) this.failedClose = transport.close().catch(() => {});
-    const wait = this.wait;
-    this.endWait();
+  #failConnection(error: MachineError) {
+    if (this.#failure) return;
+    this.#failure = error;
+    const transport = this.#transport;
+    this.#transport = undefined;
+    if (transport) this.#failedClose = transport.close().catch(() => {});
+    const wait = this.#wait;
+    this.#endWait();
     wait?.fail(error);
-    const gate = this.job?.gate;
-    if (this.job) this.job.gate = undefined;
+    const gate = this.#job?.gate;
+    if (this.#job) this.#job.gate = undefined;
     gate?.reject(error);
-    this.emit({ type: 'error', message: error.message });
-    this.setState('error', error.message);
+    this.#emit({ type: 'error', message: error.message });
+    this.#setState('error', error.message);
   }
 
-  private setState(state: MachineState, message?: string) {
-    this.current = state;
-    this.message = message;
-    this.emit(message === undefined ? { type: 'state', state } : { type: 'state', state, message });
+  #setState(state: MachineState, message?: string) {
+    this.#current = state;
+    this.#message = message;
+    this.#emit(message === undefined ? { type: 'state', state } : { type: 'state', state, message });
   }
 
   /** `body` is the caller's own new object: it becomes the event (a progress event comes every line). */
-  private emit(body: MachineEventBody) {
+  #emit(body: MachineEventBody) {
     const event = body as MachineEvent;
-    event.seq = ++this.seq;
-    for (const listener of this.listeners) {
+    event.seq = ++this.#seq;
+    for (const listener of this.#listeners) {
       try {
         listener(event);
       } catch {

@@ -68,10 +68,10 @@ export function isAdvancedOk(line: string): boolean {
 
 /** Turns the controller's text into trimmed, non-empty lines; a partial line waits for its end. */
 export class ReceivedLineSplitter {
-  private rest = '';
+  #rest = '';
 
   push(text: string): string[] {
-    const data = this.rest + text;
+    const data = this.#rest + text;
     const lines: string[] = [];
     let start = 0;
     for (let i = 0; i < data.length; i++) {
@@ -81,13 +81,13 @@ export class ReceivedLineSplitter {
       if (line !== '') lines.push(line);
       start = i + 1;
     }
-    this.rest = data.slice(start);
+    this.#rest = data.slice(start);
     // A controller spewing bytes without a line end must not grow memory without bound.
-    if (this.rest.length > 4096) this.rest = this.rest.slice(-4096);
+    if (this.#rest.length > 4096) this.#rest = this.#rest.slice(-4096);
     return lines;
   }
 
   reset() {
-    this.rest = '';
+    this.#rest = '';
   }
 }
