@@ -274,9 +274,11 @@ export class Planner {
       }
       base += k.circuitTurn + 2 * dwell;
     }
-    const pos = base * RAD;
-    yield* this.move(this.x, pos, 0);
-    yield* this.zeroAxes(pos);
+    // The head upright, then the mandrel re-zeroed where it stands, as a skip layer ends. The
+    // closed pattern ends on a whole number of turns give or take rounding, so the re-zero of
+    // the helical layer (to `pos mod 360`, then on to 360) could spin a full idle turn.
+    yield* this.move(this.x, base * RAD, 0);
+    this.setMandrel(0);
   }
 
   private *zeroAxes(theta: number): Chunks {

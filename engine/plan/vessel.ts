@@ -250,8 +250,8 @@ export function geodesicKinematics(
       circuitTurn,
       ...pattern,
       // Carriage to the start, re-zero, first station; per circuit its comment, stations and
-      // dwells; the head back to 0 and the re-zero of §4.1.
-      lines: 3 + pattern.circuits * (1 + stations + dwellLines) + 4,
+      // dwells; the head upright and the mandrel re-zeroed.
+      lines: 3 + pattern.circuits * (1 + stations + dwellLines) + 2,
     };
   } catch (error) {
     if (error instanceof LayerProblem) return error.message;
