@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { PlanningError } from '../errors.ts';
 import { gcd, RAD } from '../numeric.ts';
 import { parseWindDefinition } from '../wind/index.ts';
+import { GeodesicLayerSchema } from '../wind/schema.ts';
 import type { Dome, GeodesicLayer, Layer, WindDefinition } from '../wind/types.ts';
 import { initialCheckState } from './checks.ts';
 import { checkPlan, planToString } from './index.ts';
@@ -20,17 +21,17 @@ const hemi = (opening = 40): Dome => ({
   points: null,
 });
 
+/** A geodesic layer with the schema's defaults for every field not given. */
 function geodesic(fields: Partial<GeodesicLayer> = {}): GeodesicLayer {
-  return {
-    windType: 'geodesic',
-    circuits: 'auto',
-    patternAdvance: 'auto',
-    clairautRadius: 'auto',
-    poleDwellDegrees: 'auto',
-    stationSpacingMM: 1,
-    ...fields,
-  };
+  return GeodesicLayerSchema.parse({ windType: 'geodesic', ...fields });
 }
+
+const profile = (opening: number, points: [number, number][]): Dome => ({
+  type: 'profile',
+  polarOpeningDiameter: opening,
+  aspect: null,
+  points,
+});
 
 function vessel(
   layers: Layer[],
@@ -163,16 +164,11 @@ const CASES: [string, WindDefinition][] = [
   [
     'a profile dome (a cone to a flat end) and a hemisphere',
     vessel([geodesic({ clairautRadius: 25 })], {
-      start: {
-        type: 'profile',
-        polarOpeningDiameter: 30,
-        aspect: null,
-        points: [
-          [0, 75],
-          [60, 40],
-          [62, 20],
-        ],
-      },
+      start: profile(30, [
+        [0, 75],
+        [60, 40],
+        [62, 20],
+      ]),
       end: hemi(30),
     }),
   ],
@@ -397,15 +393,10 @@ describe('geodesic layer choices', () => {
     [
       'a profile that ends above c',
       vessel([geodesic({ clairautRadius: 25 })], {
-        start: {
-          type: 'profile',
-          polarOpeningDiameter: 30,
-          aspect: null,
-          points: [
-            [0, 75],
-            [50, 40],
-          ],
-        },
+        start: profile(30, [
+          [0, 75],
+          [50, 40],
+        ]),
         end: hemi(30),
       }),
       'Layer 1: the geodesic (Clairaut radius 25 mm) cannot turn back on the start dome: its profile ends above that radius',
@@ -413,15 +404,10 @@ describe('geodesic layer choices', () => {
     [
       'a profile that does not start at the equator',
       vessel([geodesic()], {
-        start: {
-          type: 'profile',
-          polarOpeningDiameter: 30,
-          aspect: null,
-          points: [
-            [0, 70],
-            [50, 10],
-          ],
-        },
+        start: profile(30, [
+          [0, 70],
+          [50, 10],
+        ]),
         end: hemi(30),
       }),
       "Layer 1: the start dome's profile must start at the equator [0, 75.0] (half the cylinder diameter)",
