@@ -67,16 +67,9 @@ describe('loadConfig', () => {
   });
 
   it('reads every section the same way: blank is unset, values are trimmed', () => {
-    const config = loadConfig(
-      {
-        PORT: '  ',
-        LOG_LEVEL: ' debug ',
-        MACHINE_REMOTE_CONTROL: '\t',
-        USER_LIMIT: ' ',
-        POLICY_EDIT_LOCK: ' TRUE ',
-      },
-      linux,
-    );
+    const blank = { PORT: '  ', MACHINE_REMOTE_CONTROL: '\t', USER_LIMIT: ' ' };
+    const padded = { LOG_LEVEL: ' debug ', POLICY_EDIT_LOCK: ' TRUE ' };
+    const config = loadConfig({ ...blank, ...padded }, linux);
     expect(config.lan.port).toBe(4001);
     expect(config.logLevel).toBe('debug');
     expect(config.machineRemoteControl).toBe(false);
