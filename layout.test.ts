@@ -47,6 +47,17 @@ function importsOf(file: string): Import[] {
   return found;
 }
 
+/**
+ * A specifier as a relative one when it names our code: the `#engine/*` alias of package.json's
+ * "imports" is a path into engine/ and must meet the same rules as `../../engine/…`.
+ */
+function local(file: string, specifier: string): string | undefined {
+  if (specifier.startsWith('.')) return specifier;
+  if (specifier.startsWith('#engine/'))
+    return relative(dirname(file), join(ROOT, 'engine', specifier.slice('#engine/'.length))) || '.';
+  return undefined;
+}
+
 function areaOf(path: string): string {
   return relative(ROOT, path).split(sep)[0] ?? '';
 }
@@ -85,8 +96,9 @@ describe('import rules (DESIGN.md)', () => {
       for (const file of sources(join(ROOT, area))) {
         for (const { specifier, typeOnly } of importsOf(file)) {
           const where = `${relative(ROOT, file)} → ${specifier}`;
-          if (specifier.startsWith('.')) {
-            const target = areaOf(resolve(dirname(file), specifier));
+          const path = local(file, specifier);
+          if (path !== undefined) {
+            const target = areaOf(resolve(dirname(file), path));
             if (target === area || !AREAS.includes(target as Area)) continue;
             if (target === 'e2e') problems.push(`${where} (nothing imports e2e)`);
             // The renderer may know the shape of the desktop API, nothing else of Electron.
