@@ -54,18 +54,18 @@ export class HostClient {
   readonly env: BridgeEnv;
   /** Requests attempted so far: the CLI's exit code tells "failed before any request" apart. */
   requests = 0;
-  private readonly agent: http.Agent | undefined;
-  private readonly platform: NodeJS.Platform;
+  readonly #agent: http.Agent | undefined;
+  readonly #platform: NodeJS.Platform;
 
   constructor(settings: HostSettings, env: BridgeEnv, options: HostClientOptions = {}) {
     this.settings = settings;
     this.env = env;
-    this.agent = options.agent;
-    this.platform = options.platform ?? process.platform;
+    this.#agent = options.agent;
+    this.#platform = options.platform ?? process.platform;
   }
 
   token(): ResolvedToken {
-    return resolveToken(this.settings.envToken, this.env, this.platform);
+    return resolveToken(this.settings.envToken, this.env, this.#platform);
   }
 
   unavailable(): BridgeError {
@@ -77,7 +77,7 @@ export class HostClient {
 
   async request(request: HostRequest): Promise<HostSuccess> {
     const token = this.token();
-    const { status, raw } = await this.exchange(request, token);
+    const { status, raw } = await this.#exchange(request, token);
     return classify(status, parseBody(raw), token);
   }
 
@@ -88,7 +88,7 @@ export class HostClient {
    */
   async requestList(request: HostRequest): Promise<HostSuccess> {
     const token = this.token();
-    const { status, raw } = await this.exchange(request, token);
+    const { status, raw } = await this.#exchange(request, token);
     if (status >= 200 && status < 300) {
       const list = scanListEnvelope(raw);
       if (list) return { status, data: list };
@@ -96,7 +96,7 @@ export class HostClient {
     return classify(status, parseBody(raw), token);
   }
 
-  private exchange(request: HostRequest, token: ResolvedToken): Promise<{ status: number; raw: Buffer }> {
+  #exchange(request: HostRequest, token: ResolvedToken): Promise<{ status: number; raw: Buffer }> {
     this.requests++;
     const { url, timeoutMs } = this.settings;
     let target = `${url}${request.path}`;
@@ -125,7 +125,7 @@ export class HostClient {
         if (error) reject(error);
         else if (value) resolve(value);
       };
-      const req = transport.request(target, { method: request.method, headers, agent: this.agent });
+      const req = transport.request(target, { method: request.method, headers, agent: this.#agent });
       const timer = setTimeout(() => {
         const note = request.method === 'GET' ? '' : '; the change may or may not have been applied';
         finish(new BridgeError('TIMEOUT', `The task host did not answer within ${timeoutMs} ms${note}`));
@@ -153,12 +153,12 @@ const PREALLOCATE_LIMIT = 256 * 1024 * 1024;
  * 100,000 tasks is 22 MB, and copying it after the last byte arrived kept the CLI waiting.
  */
 class BodyCollector {
-  private readonly whole: Buffer | undefined;
-  private filled = 0;
-  private readonly chunks: Buffer[] = [];
+  readonly #whole: Buffer | undefined;
+  #filled = 0;
+  readonly #chunks: Buffer[] = [];
 
   constructor(announced: number) {
-    this.whole =
+    this.#whole =
       Number.isSafeInteger(announced) && announced > 0 && announced <= PREALLOCATE_LIMIT
         ? Buffer.allocUnsafe(announced)
         : undefined;
@@ -166,16 +166,16 @@ class BodyCollector {
 
   add(chunk: Buffer): void {
     // Past the announced size (which Node's parser does not let happen), keep the order all the same.
-    if (this.whole && this.chunks.length === 0 && this.filled + chunk.length <= this.whole.length) {
-      chunk.copy(this.whole, this.filled);
-      this.filled += chunk.length;
-    } else this.chunks.push(chunk);
+    if (this.#whole && this.#chunks.length === 0 && this.#filled + chunk.length <= this.#whole.length) {
+      chunk.copy(this.#whole, this.#filled);
+      this.#filled += chunk.length;
+    } else this.#chunks.push(chunk);
   }
 
   bytes(): Buffer {
-    if (!this.whole) return Buffer.concat(this.chunks);
-    const received = this.whole.subarray(0, this.filled);
-    return this.chunks.length === 0 ? received : Buffer.concat([received, ...this.chunks]);
+    if (!this.#whole) return Buffer.concat(this.#chunks);
+    const received = this.#whole.subarray(0, this.#filled);
+    return this.#chunks.length === 0 ? received : Buffer.concat([received, ...this.#chunks]);
   }
 }
 

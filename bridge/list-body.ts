@@ -8,12 +8,12 @@
 /** The `data` array of a success envelope, parsed item by item on demand. */
 export class LazyList {
   readonly length: number;
-  private readonly body: Buffer;
-  private readonly spans: number[];
+  readonly #body: Buffer;
+  readonly #spans: number[];
 
   constructor(body: Buffer, spans: number[]) {
-    this.body = body;
-    this.spans = spans;
+    this.#body = body;
+    this.#spans = spans;
     this.length = spans.length / 2;
   }
 
@@ -25,7 +25,7 @@ export class LazyList {
     // The bytes from the first item's start to the last one's end are those items with the commas
     // between them: one parse for the whole page.
     return JSON.parse(
-      `[${this.body.toString('utf8', this.spans[2 * first], this.spans[2 * last + 1])}]`,
+      `[${this.#body.toString('utf8', this.#spans[2 * first], this.#spans[2 * last + 1])}]`,
     ) as unknown[];
   }
 }

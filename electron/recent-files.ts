@@ -17,54 +17,54 @@ function isRecentFile(value: unknown): value is RecentFile {
 }
 
 export class RecentFiles {
-  private readonly file: string;
-  private entries: RecentFile[];
+  readonly #file: string;
+  #entries: RecentFile[];
 
   constructor(dataDir: string) {
-    this.file = join(dataDir, RECENT_FILES);
-    this.entries = this.read();
+    this.#file = join(dataDir, RECENT_FILES);
+    this.#entries = this.#read();
   }
 
   list(): RecentFile[] {
-    return [...this.entries];
+    return [...this.#entries];
   }
 
   add(kind: OpenFileKind, path: string): RecentFile[] {
-    this.entries = [{ kind, path }, ...this.entries.filter((entry) => entry.path !== path)].slice(
+    this.#entries = [{ kind, path }, ...this.#entries.filter((entry) => entry.path !== path)].slice(
       0,
       RECENT_LIMIT,
     );
-    this.write();
+    this.#write();
     return this.list();
   }
 
   remove(path: string): RecentFile[] {
-    this.entries = this.entries.filter((entry) => entry.path !== path);
-    this.write();
+    this.#entries = this.#entries.filter((entry) => entry.path !== path);
+    this.#write();
     return this.list();
   }
 
   clear(): RecentFile[] {
-    this.entries = [];
-    this.write();
+    this.#entries = [];
+    this.#write();
     return [];
   }
 
   /** A damaged or foreign file means an empty list, never a failed start. */
-  private read(): RecentFile[] {
+  #read(): RecentFile[] {
     try {
-      const parsed: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
+      const parsed: unknown = JSON.parse(readFileSync(this.#file, 'utf8'));
       return Array.isArray(parsed) ? parsed.filter(isRecentFile).slice(0, RECENT_LIMIT) : [];
     } catch {
       return [];
     }
   }
 
-  private write() {
-    const temporary = `${this.file}.tmp`;
+  #write() {
+    const temporary = `${this.#file}.tmp`;
     try {
-      writeFileSync(temporary, `${JSON.stringify(this.entries, null, 2)}\n`, { mode: 0o600 });
-      renameSync(temporary, this.file);
+      writeFileSync(temporary, `${JSON.stringify(this.#entries, null, 2)}\n`, { mode: 0o600 });
+      renameSync(temporary, this.#file);
     } catch {
       // A read-only data dir loses the list, not the app.
     }

@@ -73,42 +73,42 @@ type Listener = (event: MachineEvent) => void;
 const IDLE_STATUS: MachineStatus = { state: 'idle', port: null, baudRate: null, controller: null, job: null };
 
 export class MachineLink {
-  private readonly options: MachineLinkOptions;
-  private readonly logger: Logger;
-  private record: MachineFile | undefined;
+  readonly #options: MachineLinkOptions;
+  readonly #logger: Logger;
+  #record: MachineFile | undefined;
   /** True while an events stream of the machine process is open: calls go through only then. */
-  private attached = false;
+  #attached = false;
   /** Why there is no machine process, once starting one has failed (machine calls answer this). */
-  private failure: string | undefined;
-  private child: ChildProcess | undefined;
-  private mirror: MachineStatus = IDLE_STATUS;
-  private seq = -1;
-  private readonly listeners = new Set<Listener>();
-  private events: AbortController | undefined;
-  private stopped = false;
-  private supervising: Promise<void> = Promise.resolve();
+  #failure: string | undefined;
+  #child: ChildProcess | undefined;
+  #mirror: MachineStatus = IDLE_STATUS;
+  #seq = -1;
+  readonly #listeners = new Set<Listener>();
+  #events: AbortController | undefined;
+  #stopped = false;
+  #supervising: Promise<void> = Promise.resolve();
   /** While a job runs: the status is asked for now and then (events tell acknowledgements, not sends). */
-  private readonly poll = setInterval(() => {
-    if (this.record && !this.stopped && isBusy(this.mirror.state)) void this.refresh().catch(() => {});
+  readonly #poll = setInterval(() => {
+    if (this.#record && !this.#stopped && isBusy(this.#mirror.state)) void this.refresh().catch(() => {});
   }, JOB_POLL_MS);
 
   constructor(options: MachineLinkOptions) {
-    this.options = options;
-    this.logger = options.logger.child({ part: 'machine-link' });
-    this.poll.unref();
+    this.#options = options;
+    this.#logger = options.logger.child({ part: 'machine-link' });
+    this.#poll.unref();
   }
 
   /** The machine door's URL while the machine process is attached; else MachineUnavailableError. */
   get url(): string {
-    if (this.record && this.attached) return this.record.url;
-    throw this.failure
-      ? new MachineUnavailableError(this.failure, false)
+    if (this.#record && this.#attached) return this.#record.url;
+    throw this.#failure
+      ? new MachineUnavailableError(this.#failure, false)
       : new MachineUnavailableError(STARTING_MESSAGE, true);
   }
 
   /** Why the machine process could not be started, or undefined while it runs or is on its way. */
   get problem(): string | undefined {
-    return this.failure;
+    return this.#failure;
   }
 
   /**
@@ -120,18 +120,18 @@ export class MachineLink {
       await located;
       await this.attach();
     } catch (error) {
-      this.explain(error);
+      this.#explain(error);
     }
   }
 
-  private explain(error: unknown) {
+  #explain(error: unknown) {
     const reason = (error as Error)?.message ?? String(error);
-    this.failure = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}`;
-    this.logger.error(`${this.failure}; machine routes answer 503 until the core is restarted`);
+    this.#failure = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}`;
+    this.#logger.error(`${this.#failure}; machine routes answer 503 until the core is restarted`);
   }
 
   get pid(): number | undefined {
-    return this.record?.pid;
+    return this.#record?.pid;
   }
 
   /** Attaches to the running machine process of the data dir, or starts one. */
@@ -142,7 +142,7 @@ export class MachineLink {
 
   /** Finds the data dir's machine process, or starts one (not attached yet). */
   async locate(): Promise<void> {
-    this.record = await this.attachOrStart();
+    this.#record = await this.#attachOrStart();
   }
 
   /**
@@ -150,29 +150,29 @@ export class MachineLink {
    * this link started and nobody attached yet, without waiting for it to come up.
    */
   abandon(): void {
-    this.stopped = true;
-    clearInterval(this.poll);
-    this.events?.abort();
-    const child = this.child;
-    if (child && child.exitCode === null && child.signalCode === null && this.record === undefined)
+    this.#stopped = true;
+    clearInterval(this.#poll);
+    this.#events?.abort();
+    const child = this.#child;
+    if (child && child.exitCode === null && child.signalCode === null && this.#record === undefined)
       child.kill('SIGTERM');
-    else void this.release();
+    else void this.#release();
   }
 
   /** Detaches; a machine process with nothing to do then exits (one with a job keeps going). */
   async stop(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    clearInterval(this.poll);
-    this.events?.abort();
-    await this.supervising.catch(() => {});
-    await this.release();
-    this.child?.unref();
+    if (this.#stopped) return;
+    this.#stopped = true;
+    clearInterval(this.#poll);
+    this.#events?.abort();
+    await this.#supervising.catch(() => {});
+    await this.#release();
+    this.#child?.unref();
   }
 
-  private async release() {
-    if (!this.record) return;
-    await fetch(`${this.record.url}${MACHINE_PROCESS_ROUTES.release}`, {
+  async #release() {
+    if (!this.#record) return;
+    await fetch(`${this.#record.url}${MACHINE_PROCESS_ROUTES.release}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ pid: process.pid }),
@@ -184,52 +184,52 @@ export class MachineLink {
 
   /** The last status the machine process reported (kept current by its events). */
   status(): MachineStatus {
-    return this.mirror;
+    return this.#mirror;
   }
 
   subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   async refresh(): Promise<MachineStatus> {
-    return this.call<MachineStatus>(MACHINE_ROUTES.status, undefined, 'GET');
+    return this.#call<MachineStatus>(MACHINE_ROUTES.status, undefined, 'GET');
   }
 
   listPorts(): Promise<SerialPortList> {
-    return this.call(MACHINE_ROUTES.ports, undefined, 'GET');
+    return this.#call(MACHINE_ROUTES.ports, undefined, 'GET');
   }
 
   connect(port: string, baudRate?: number): Promise<MachineStatus> {
-    return this.call(MACHINE_ROUTES.connect, { port, ...(baudRate === undefined ? {} : { baudRate }) });
+    return this.#call(MACHINE_ROUTES.connect, { port, ...(baudRate === undefined ? {} : { baudRate }) });
   }
 
   disconnect(): Promise<MachineStatus> {
-    return this.call(MACHINE_ROUTES.disconnect, {});
+    return this.#call(MACHINE_ROUTES.disconnect, {});
   }
 
   async send(command: string): Promise<string[]> {
-    return (await this.call<{ responses: string[] }>(MACHINE_ROUTES.command, { command })).responses;
+    return (await this.#call<{ responses: string[] }>(MACHINE_ROUTES.command, { command })).responses;
   }
 
   async startJob(source: { gcode: string } | { path: string }): Promise<{ total: number }> {
-    return this.call(MACHINE_ROUTES.job, source);
+    return this.#call(MACHINE_ROUTES.job, source);
   }
 
   pause(): Promise<MachineStatus> {
-    return this.call(MACHINE_ROUTES.pause, {});
+    return this.#call(MACHINE_ROUTES.pause, {});
   }
 
   resume(): Promise<MachineStatus> {
-    return this.call(MACHINE_ROUTES.resume, {});
+    return this.#call(MACHINE_ROUTES.resume, {});
   }
 
   cancel(): Promise<MachineStatus> {
-    return this.call(MACHINE_ROUTES.cancel, {});
+    return this.#call(MACHINE_ROUTES.cancel, {});
   }
 
   async emergencyStop(): Promise<boolean> {
-    return (await this.call<EstopResponse>(MACHINE_ROUTES.estop, {})).sent;
+    return (await this.#call<EstopResponse>(MACHINE_ROUTES.estop, {})).sent;
   }
 
   /**
@@ -239,7 +239,7 @@ export class MachineLink {
   async stream(program: string | Program, port: string, baudRate?: number): Promise<JobOutcome> {
     const gcode =
       typeof program === 'string' ? program : program.commands.map((command) => command.command).join('\n');
-    const result = await this.call<StreamResponse>(MACHINE_ROUTES.stream, {
+    const result = await this.#call<StreamResponse>(MACHINE_ROUTES.stream, {
       gcode,
       port,
       ...(baudRate === undefined ? {} : { baudRate }),
@@ -257,7 +257,7 @@ export class MachineLink {
   }
 
   /** One request to the machine door; refusals come back as the errors the controller throws. */
-  private async call<T>(path: string, body: unknown, method = 'POST'): Promise<T> {
+  async #call<T>(path: string, body: unknown, method = 'POST'): Promise<T> {
     // Outside the try: no machine process attached is its own answer (503), not one that stopped answering.
     const url = this.url;
     let response: Response;
@@ -280,27 +280,27 @@ export class MachineLink {
     }
     const seq = Number(response.headers.get(EVENT_SEQ_HEADER));
     const status = isStatus(answer) ? answer : isStatus(answer.status) ? answer.status : undefined;
-    if (status && Number.isFinite(seq)) this.apply(status, seq);
+    if (status && Number.isFinite(seq)) this.#apply(status, seq);
     return answer;
   }
 
-  private apply(status: MachineStatus, seq: number) {
-    if (seq < this.seq) return;
-    this.seq = seq;
-    this.mirror = status;
+  #apply(status: MachineStatus, seq: number) {
+    if (seq < this.#seq) return;
+    this.#seq = seq;
+    this.#mirror = status;
   }
 
-  private attachOrStart(): Promise<MachineFile> {
-    const { dataDir, settings, timings, entry } = this.options;
+  #attachOrStart(): Promise<MachineFile> {
+    const { dataDir, settings, timings, entry } = this.#options;
     return findOrStartMachineProcess({
       dataDir,
-      logger: this.logger,
+      logger: this.#logger,
       settings,
       timings,
       entry,
-      abandoned: () => this.stopped,
+      abandoned: () => this.#stopped,
       forked: (child) => {
-        this.child = child;
+        this.#child = child;
       },
     });
   }
@@ -309,23 +309,23 @@ export class MachineLink {
 
   /** Opens the events stream that attaches this core; resolves once the first status arrived. */
   attach(): Promise<void> {
-    const record = this.record as MachineFile;
+    const record = this.#record as MachineFile;
     const abort = new AbortController();
-    this.events = abort;
+    this.#events = abort;
     let first!: () => void;
     let failed!: (error: Error) => void;
     const ready = new Promise<void>((resolve, reject) => {
       first = resolve;
       failed = reject;
     });
-    this.supervising = (async () => {
+    this.#supervising = (async () => {
       try {
         const response = await fetch(`${record.url}${MACHINE_ROUTES.events}`, {
           signal: abort.signal,
           headers: {
             accept: 'text/event-stream',
             [CORE_PID_HEADER]: String(process.pid),
-            [CORE_ORIGINS_HEADER]: (this.options.origins?.() ?? []).join(','),
+            [CORE_ORIGINS_HEADER]: (this.#options.origins?.() ?? []).join(','),
           },
         });
         if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
@@ -335,13 +335,13 @@ export class MachineLink {
           onEvent: ({ type, data, lastEventId }) => {
             // The door names every event it sends.
             if (type === 'message') return;
-            this.receive(
+            this.#receive(
               type,
               JSON.parse(data || 'null'),
               lastEventId === '' ? undefined : Number(lastEventId),
             );
             if (type === 'status') {
-              this.attached = true;
+              this.#attached = true;
               first();
             }
           },
@@ -355,71 +355,71 @@ export class MachineLink {
         failed(error as Error);
         if (abort.signal.aborted) return;
       } finally {
-        this.attached = false;
+        this.#attached = false;
       }
-      if (!this.stopped) await this.lost(record);
+      if (!this.#stopped) await this.#lost(record);
     })();
     return ready;
   }
 
-  private receive(name: string, data: unknown, id: number | undefined) {
-    const seq = id ?? this.seq;
+  #receive(name: string, data: unknown, id: number | undefined) {
+    const seq = id ?? this.#seq;
     if (name === 'status') {
-      this.apply(data as MachineStatus, seq);
+      this.#apply(data as MachineStatus, seq);
       return;
     }
     const event = { type: name, ...(data as object), seq } as MachineEvent;
-    if (seq >= this.seq) {
-      this.seq = seq;
+    if (seq >= this.#seq) {
+      this.#seq = seq;
       if (event.type === 'progress') {
         const { type: _type, seq: _seq, ...job } = event;
-        this.mirror = { ...this.mirror, job };
+        this.#mirror = { ...this.#mirror, job };
       } else if (event.type === 'state') {
-        const { message, ...rest } = this.mirror;
-        this.mirror = {
+        const { message, ...rest } = this.#mirror;
+        this.#mirror = {
           ...rest,
           state: event.state,
           ...(event.message === undefined ? {} : { message: event.message }),
         };
       }
     }
-    this.dispatch(event);
+    this.#dispatch(event);
   }
 
-  private dispatch(event: MachineEvent) {
-    for (const listener of this.listeners) listener(event);
+  #dispatch(event: MachineEvent) {
+    for (const listener of this.#listeners) listener(event);
   }
 
   /** The events stream ended: a passing hiccup (the process lives) or the process is gone. */
-  private async lost(record: MachineFile) {
+  async #lost(record: MachineFile) {
     const deadline = Date.now() + 5000;
     while (processExists(record.pid) && Date.now() < deadline) await delay(EXIT_POLL_MS);
-    if (this.stopped) return;
+    if (this.#stopped) return;
     if (processExists(record.pid)) {
       await this.attach().catch(() => {});
       return;
     }
     // An orderly exit removes machine.json first; a crash leaves it naming the dead process.
-    const crashed = (await readMachineFile(this.options.dataDir))?.pid === record.pid;
+    const crashed = (await readMachineFile(this.#options.dataDir))?.pid === record.pid;
     if (crashed) {
-      const job = this.mirror.job;
+      const job = this.#mirror.job;
       const message =
-        job && isBusy(this.mirror.state)
+        job && isBusy(this.#mirror.state)
           ? `${CRASH_MESSAGE}; the job stopped at line ${job.acknowledged}`
           : CRASH_MESSAGE;
-      this.logger.error({ pid: record.pid }, message);
-      this.mirror = { ...this.mirror, state: 'error', message };
-      this.seq += 1;
-      this.dispatch({ type: 'error', message, seq: this.seq });
-      this.dispatch({ type: 'state', state: 'error', message, seq: this.seq });
-      await rm(machineFilePath(this.options.dataDir), { force: true }).catch(() => {});
+      this.#logger.error({ pid: record.pid }, message);
+      this.#mirror = { ...this.#mirror, state: 'error', message };
+      this.#seq += 1;
+      this.#dispatch({ type: 'error', message, seq: this.#seq });
+      this.#dispatch({ type: 'state', state: 'error', message, seq: this.#seq });
+      await rm(machineFilePath(this.#options.dataDir), { force: true }).catch(() => {});
     }
     try {
-      this.record = await this.attachOrStart();
-      this.seq = -1;
+      this.#record = await this.#attachOrStart();
+      this.#seq = -1;
       await this.attach();
     } catch (error) {
-      if (!this.stopped) this.explain(error);
+      if (!this.#stopped) this.#explain(error);
     }
   }
 }

@@ -73,22 +73,22 @@ export class FakeMarlin {
   /** Dead after a kill (M112, halt, fatal error): answers nothing. */
   dead = false;
 
-  private readonly send: (text: string) => void;
-  private readonly clock: Clock;
-  private readonly options: FakeMarlinOptions;
-  private last = 0;
+  readonly #send: (text: string) => void;
+  readonly #clock: Clock;
+  readonly #options: FakeMarlinOptions;
+  #last = 0;
   /** After a `stall` reaction: every line is dropped unanswered. */
-  private stalled = false;
-  private partial = '';
-  private bannerSent = false;
-  private readonly attempts = new Map<number, number>();
-  private readonly timers = new Set<TimerHandle>();
-  private readonly waiters = new Set<Waiter>();
+  #stalled = false;
+  #partial = '';
+  #bannerSent = false;
+  readonly #attempts = new Map<number, number>();
+  readonly #timers = new Set<TimerHandle>();
+  readonly #waiters = new Set<Waiter>();
 
   constructor(options: FakeMarlinOptions) {
-    this.options = options;
-    this.send = options.send;
-    this.clock = options.clock ?? systemClock;
+    this.#options = options;
+    this.#send = options.send;
+    this.#clock = options.clock ?? systemClock;
   }
 
   /** The program as the fake received it: accepted commands without the M110 syncs. */
@@ -98,19 +98,19 @@ export class FakeMarlin {
 
   /** Bytes from the host. */
   receive(text: string): void {
-    if (!this.bannerSent && this.options.banner) {
-      this.bannerSent = true;
-      for (const line of this.options.banner) this.say(line);
+    if (!this.#bannerSent && this.#options.banner) {
+      this.#bannerSent = true;
+      for (const line of this.#options.banner) this.say(line);
     }
-    this.partial += text;
-    let at = this.partial.search(/[\r\n]/);
+    this.#partial += text;
+    let at = this.#partial.search(/[\r\n]/);
     while (at !== -1) {
-      const line = this.partial.slice(0, at).trim();
-      this.partial = this.partial.slice(at + 1);
-      if (line !== '') this.handle(line);
-      at = this.partial.search(/[\r\n]/);
+      const line = this.#partial.slice(0, at).trim();
+      this.#partial = this.#partial.slice(at + 1);
+      if (line !== '') this.#handle(line);
+      at = this.#partial.search(/[\r\n]/);
     }
-    this.notify();
+    this.#notify();
   }
 
   /** Resolves once `check` holds (checked after every received line); rejects after `timeoutMs`. */
@@ -125,74 +125,74 @@ export class FakeMarlin {
         },
       };
       const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
+        this.#waiters.delete(waiter);
         reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
       }, timeoutMs);
-      this.waiters.add(waiter);
+      this.#waiters.add(waiter);
     });
   }
 
   /** Sends lines unprompted (noise, a `start` banner, a halt). */
   say(line: string): void {
-    this.send(`${line}\n`);
+    this.#send(`${line}\n`);
   }
 
   /** Cancels pending answers. */
   stop(): void {
-    for (const timer of this.timers) this.clock.clearTimeout(timer);
-    this.timers.clear();
+    for (const timer of this.#timers) this.#clock.clearTimeout(timer);
+    this.#timers.clear();
     this.dead = true;
   }
 
-  private notify() {
-    for (const waiter of this.waiters) {
+  #notify() {
+    for (const waiter of this.#waiters) {
       if (waiter.check()) {
-        this.waiters.delete(waiter);
+        this.#waiters.delete(waiter);
         waiter.resolve();
       }
     }
   }
 
-  private handle(line: string) {
+  #handle(line: string) {
     this.lines.push(line);
     // The emergency parser acts on M112 as it arrives, whatever else is going on.
     if (/^(N\d+\s+)?M112\b/.test(line)) {
-      this.estopAt = this.clock.now();
+      this.estopAt = this.#clock.now();
       this.unframed.push('M112');
       if (!this.dead) this.say('Error:Printer halted. kill() called!');
       this.stop();
       return;
     }
-    if (this.dead || this.stalled) return;
+    if (this.dead || this.#stalled) return;
     const framed = /^N(\d+)\s+(.*?)(?:\*(\d+))?$/.exec(line);
     if (!framed) {
-      if (line.includes('*')) return this.lineError('No Line Number with checksum');
+      if (line.includes('*')) return this.#lineError('No Line Number with checksum');
       this.unframed.push(line);
-      if (/^M115\b/.test(line)) return this.identify();
-      return this.ok();
+      if (/^M115\b/.test(line)) return this.#identify();
+      return this.#ok();
     }
     const n = Number(framed[1]);
     const command = (framed[2] ?? '').trim();
     const isSync = /^M110\b/.test(command);
-    if (n !== this.last + 1 && !isSync) return this.lineError('Line Number is not Last Line Number+1');
-    if (framed[3] === undefined) return this.lineError('No Checksum with line number');
+    if (n !== this.#last + 1 && !isSync) return this.#lineError('Line Number is not Last Line Number+1');
+    if (framed[3] === undefined) return this.#lineError('No Checksum with line number');
     const body = line.slice(0, line.lastIndexOf('*'));
-    if (checksum(body) !== Number(framed[3])) return this.lineError('checksum mismatch');
+    if (checksum(body) !== Number(framed[3])) return this.#lineError('checksum mismatch');
 
-    const attempt = (this.attempts.get(n) ?? 0) + 1;
-    this.attempts.set(n, attempt);
-    const reaction = isSync ? undefined : this.options.react?.({ n, command, attempt });
+    const attempt = (this.#attempts.get(n) ?? 0) + 1;
+    this.#attempts.set(n, attempt);
+    const reaction = isSync ? undefined : this.#options.react?.({ n, command, attempt });
     switch (reaction?.kind) {
       case 'corrupt':
-        return this.lineError('checksum mismatch');
+        return this.#lineError('checksum mismatch');
       case 'wrong-number':
-        return this.lineError('Line Number is not Last Line Number+1');
+        return this.#lineError('Line Number is not Last Line Number+1');
       case 'resend-other':
-        this.say(`Error:checksum mismatch, Last Line: ${this.last}`);
+        this.say(`Error:checksum mismatch, Last Line: ${this.#last}`);
         this.say(`Resend: ${reaction.line}`);
         return this.say('ok');
       case 'restart':
-        this.last = 0;
+        this.#last = 0;
         this.say('start');
         this.say('echo:Marlin 2.1.2.5');
         return this.say('echo: Last Updated: 2024-01-01 | Author: (Towpath fake)');
@@ -201,72 +201,72 @@ export class FakeMarlin {
         this.stop();
         return;
       case 'stall': {
-        this.stalled = true;
+        this.#stalled = true;
         const text = reaction.text ?? 'wait';
         const tick = () => {
           this.say(text);
-          this.later(tick, reaction.everyMs);
+          this.#later(tick, reaction.everyMs);
         };
-        this.later(tick, reaction.everyMs);
+        this.#later(tick, reaction.everyMs);
         return;
       }
     }
-    this.last = isSync ? this.syncNumber(command) : n;
+    this.#last = isSync ? this.#syncNumber(command) : n;
     this.accepted.push({ n, command });
     switch (reaction?.kind) {
       case 'silent':
         return;
       case 'say':
         for (const extra of reaction.lines) this.say(extra);
-        return this.ok(n);
+        return this.#ok(n);
       case 'busy': {
         const text = reaction.text ?? 'busy: processing';
-        const started = this.clock.now();
+        const started = this.#clock.now();
         const tick = () => {
-          if (this.clock.now() - started >= reaction.forMs) return this.ok(n);
+          if (this.#clock.now() - started >= reaction.forMs) return this.#ok(n);
           this.say(text);
-          this.later(tick, reaction.everyMs);
+          this.#later(tick, reaction.everyMs);
         };
         return tick();
       }
     }
-    this.ok(n);
+    this.#ok(n);
   }
 
-  private syncNumber(command: string): number {
+  #syncNumber(command: string): number {
     const value = /\bN(\d+)/.exec(command.slice(4));
     return value ? Number(value[1]) : 0;
   }
 
-  private lineError(message: string) {
+  #lineError(message: string) {
     this.lineErrors++;
-    this.say(`Error:${message}, Last Line: ${this.last}`);
-    this.say(`Resend: ${this.last + 1}`);
+    this.say(`Error:${message}, Last Line: ${this.#last}`);
+    this.say(`Resend: ${this.#last + 1}`);
     this.say('ok');
   }
 
-  private identify() {
+  #identify() {
     this.say(
       `FIRMWARE_NAME:${FAKE_FIRMWARE} SOURCE_CODE_URL:github.com/MarlinFirmware/Marlin PROTOCOL_VERSION:1.0 MACHINE_TYPE:Towpath fake winder EXTRUDER_COUNT:1`,
     );
-    for (const [name, value] of Object.entries(this.options.capabilities ?? DEFAULT_CAPABILITIES)) {
+    for (const [name, value] of Object.entries(this.#options.capabilities ?? DEFAULT_CAPABILITIES)) {
       this.say(`Cap:${name}:${value}`);
     }
-    this.ok();
+    this.#ok();
   }
 
-  private ok(n?: number) {
-    const text = this.options.advancedOk ? `ok${n === undefined ? '' : ` N${n}`} P15 B3` : 'ok';
-    const delay = this.options.ackDelayMs ?? 0;
-    if (delay > 0) this.later(() => this.say(text), delay);
+  #ok(n?: number) {
+    const text = this.#options.advancedOk ? `ok${n === undefined ? '' : ` N${n}`} P15 B3` : 'ok';
+    const delay = this.#options.ackDelayMs ?? 0;
+    if (delay > 0) this.#later(() => this.say(text), delay);
     else this.say(text);
   }
 
-  private later(callback: () => void, ms: number) {
-    const timer = this.clock.setTimeout(() => {
-      this.timers.delete(timer);
+  #later(callback: () => void, ms: number) {
+    const timer = this.#clock.setTimeout(() => {
+      this.#timers.delete(timer);
       if (!this.dead) callback();
     }, ms);
-    this.timers.add(timer);
+    this.#timers.add(timer);
   }
 }
