@@ -60,30 +60,30 @@ interface Run {
 }
 
 export class DatasourceHub {
-  private states = new Map<string, DatasourceState>();
-  private stops = new Map<string, Run>();
-  private snapshot: HubSnapshot = EMPTY;
-  private listeners = new Set<() => void>();
-  private flushTimer: ReturnType<typeof setTimeout> | null = null;
-  private staleTimer: ReturnType<typeof setInterval> | null = null;
-  private onRevoked: (() => void) | null = null;
+  #states = new Map<string, DatasourceState>();
+  #stops = new Map<string, Run>();
+  #snapshot: HubSnapshot = EMPTY;
+  #listeners = new Set<() => void>();
+  #flushTimer: ReturnType<typeof setTimeout> | null = null;
+  #staleTimer: ReturnType<typeof setInterval> | null = null;
+  #onRevoked: (() => void) | null = null;
 
-  private readonly context: SourceContext;
+  readonly #context: SourceContext;
 
   constructor(context: SourceContext) {
-    this.context = context;
+    this.#context = context;
   }
 
   subscribe = (listener: () => void): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   };
 
-  getSnapshot = (): HubSnapshot => this.snapshot;
+  getSnapshot = (): HubSnapshot => this.#snapshot;
 
   /** Called when a stream is revoked, so the page re-reads its dashboard (§7.2). */
   setRevokedHandler(handler: (() => void) | null): void {
-    this.onRevoked = handler;
+    this.#onRevoked = handler;
   }
 
   /**
@@ -107,18 +107,18 @@ export class DatasourceHub {
           saved.find((s) => s.id === ds.id),
         );
       const signature = JSON.stringify([ds.type, ds.settings ?? {}, enabled, held]);
-      const running = this.stops.get(ds.id);
-      const previous = this.states.get(ds.id);
+      const running = this.#stops.get(ds.id);
+      const previous = this.#states.get(ds.id);
       if (running?.signature === signature && previous) {
-        this.states.set(ds.id, { ...previous, title: ds.title });
+        this.#states.set(ds.id, { ...previous, title: ds.title });
         continue;
       }
       running?.stop();
       // The new run is stored before it starts: a static source reports its one value, and a clock
       // its first tick, synchronously from startSource, and reports from any other run are dropped.
       const run = { signature, stop: () => {} };
-      this.stops.set(ds.id, run);
-      this.states.set(ds.id, {
+      this.#stops.set(ds.id, run);
+      this.#states.set(ds.id, {
         id: ds.id,
         title: ds.title,
         type: ds.type,
@@ -132,36 +132,36 @@ export class DatasourceHub {
       });
       if (!enabled) continue;
       if (held) {
-        this.apply(ds.id, run, 0, { status: 'error', message: UNSAVED });
+        this.#apply(ds.id, run, 0, { status: 'error', message: UNSAVED });
         continue;
       }
-      run.stop = startSource(ds, this.context, (update) =>
-        this.apply(ds.id, run, staleAfterSeconds(ds), update),
+      run.stop = startSource(ds, this.#context, (update) =>
+        this.#apply(ds.id, run, staleAfterSeconds(ds), update),
       );
     }
-    for (const [id, running] of this.stops)
+    for (const [id, running] of this.#stops)
       if (!keep.has(id)) {
         running.stop();
-        this.stops.delete(id);
-        this.states.delete(id);
+        this.#stops.delete(id);
+        this.#states.delete(id);
       }
-    this.staleTimer ??= setInterval(() => this.checkStale(), 1000);
-    this.flush();
+    this.#staleTimer ??= setInterval(() => this.#checkStale(), 1000);
+    this.#flush();
   }
 
-  private staleLimits = new Map<string, number>();
+  #staleLimits = new Map<string, number>();
 
-  private apply(id: string, run: Run, staleAfter: number, update: SourceUpdate): void {
+  #apply(id: string, run: Run, staleAfter: number, update: SourceUpdate): void {
     // A stopped source may still report once; its datasource may have been replaced or removed.
-    if (this.stops.get(id) !== run) return;
-    const state = this.states.get(id);
+    if (this.#stops.get(id) !== run) return;
+    const state = this.#states.get(id);
     if (!state) return;
-    this.staleLimits.set(id, staleAfter);
+    this.#staleLimits.set(id, staleAfter);
     const next: DatasourceState = { ...state };
     if ('value' in update) {
       next.value = update.value;
       next.hasValue = true;
-      next.valueAt = this.context.now();
+      next.valueAt = this.#context.now();
       next.sequence = state.sequence + 1;
       next.status = update.status ?? 'connected';
       next.message = update.message ?? null;
@@ -169,47 +169,47 @@ export class DatasourceHub {
       next.status = update.status;
       next.message = update.message ?? null;
     }
-    this.states.set(id, next);
-    if (update.revoked) this.onRevoked?.();
-    this.schedule();
+    this.#states.set(id, next);
+    if (update.revoked) this.#onRevoked?.();
+    this.#schedule();
   }
 
-  private checkStale(): void {
-    const now = this.context.now();
+  #checkStale(): void {
+    const now = this.#context.now();
     let changed = false;
-    for (const [id, state] of this.states) {
-      const limit = this.staleLimits.get(id) ?? 0;
+    for (const [id, state] of this.#states) {
+      const limit = this.#staleLimits.get(id) ?? 0;
       if (
         limit > 0 &&
         state.status === 'connected' &&
         state.valueAt !== null &&
         now - state.valueAt > limit * 1000
       ) {
-        this.states.set(id, { ...state, status: 'stale' });
+        this.#states.set(id, { ...state, status: 'stale' });
         changed = true;
       }
     }
-    if (changed) this.schedule();
+    if (changed) this.#schedule();
   }
 
-  private schedule(): void {
-    if (this.flushTimer !== null) return;
-    this.flushTimer = setTimeout(() => this.flush(), 16);
+  #schedule(): void {
+    if (this.#flushTimer !== null) return;
+    this.#flushTimer = setTimeout(() => this.#flush(), 16);
   }
 
-  private flush(): void {
-    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    this.snapshot = snapshotOf(this.states);
-    for (const listener of [...this.listeners]) listener();
+  #flush(): void {
+    if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
+    this.#flushTimer = null;
+    this.#snapshot = snapshotOf(this.#states);
+    for (const listener of [...this.#listeners]) listener();
   }
 
   stop(): void {
-    for (const running of this.stops.values()) running.stop();
-    this.stops.clear();
-    if (this.staleTimer !== null) clearInterval(this.staleTimer);
-    if (this.flushTimer !== null) clearTimeout(this.flushTimer);
-    this.staleTimer = null;
-    this.flushTimer = null;
+    for (const running of this.#stops.values()) running.stop();
+    this.#stops.clear();
+    if (this.#staleTimer !== null) clearInterval(this.#staleTimer);
+    if (this.#flushTimer !== null) clearTimeout(this.#flushTimer);
+    this.#staleTimer = null;
+    this.#flushTimer = null;
   }
 }

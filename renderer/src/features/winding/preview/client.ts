@@ -78,18 +78,18 @@ export interface SceneListener {
 }
 
 export class PreviewClient {
-  private readonly port: Promise<Port>;
-  private nextId = 1;
-  private readonly pending = new Map<number, Pending>();
-  private sceneListener: SceneListener | null = null;
+  readonly #port: Promise<Port>;
+  #nextId = 1;
+  readonly #pending = new Map<number, Pending>();
+  #sceneListener: SceneListener | null = null;
   /** The worker draws the 3D view on the page's transferred canvas (else the page draws it). */
   readonly drawsScene: boolean;
 
   constructor(options: { mainThread?: boolean } = {}) {
     const useWorker = !options.mainThread && typeof Worker !== 'undefined';
     this.drawsScene = useWorker && canvasTransferable();
-    this.port = (useWorker ? Promise.resolve(workerPort()) : mainThreadPort()).then((port) => {
-      port.onAnswer((answer) => this.receive(answer));
+    this.#port = (useWorker ? Promise.resolve(workerPort()) : mainThreadPort()).then((port) => {
+      port.onAnswer((answer) => this.#receive(answer));
       if (this.drawsScene) port.post({ type: 'scene-host', id: 0 });
       return port;
     });
@@ -101,17 +101,17 @@ export class PreviewClient {
     size: { width: number; height: number; pixelRatio: number },
     listener: SceneListener,
   ): Promise<void> {
-    this.sceneListener = listener;
-    (await this.port).post({ type: 'scene-attach', id: 0, canvas, ...size }, [canvas]);
+    this.#sceneListener = listener;
+    (await this.#port).post({ type: 'scene-attach', id: 0, canvas, ...size }, [canvas]);
   }
 
   async sceneCommand(command: SceneCommand): Promise<void> {
-    (await this.port).post({ type: 'scene', id: 0, command });
+    (await this.#port).post({ type: 'scene', id: 0, command });
   }
 
   async detachScene(): Promise<void> {
-    this.sceneListener = null;
-    (await this.port).post({ type: 'scene-detach', id: 0 });
+    this.#sceneListener = null;
+    (await this.#port).post({ type: 'scene-detach', id: 0 });
   }
 
   /** Opens a File (browser picker, drop, recent list): the worker reads it in chunks. */
@@ -121,7 +121,7 @@ export class PreviewClient {
     options: PlanOptionsState,
     onProgress?: (report: ProgressReport) => void,
   ): Promise<LoadResult> {
-    return this.request((id) => ({ type: 'open-blob', id, name, blob, options }), onProgress).then(loaded);
+    return this.#request((id) => ({ type: 'open-blob', id, name, blob, options }), onProgress).then(loaded);
   }
 
   /** Opens a file whose chunks the page receives (the desktop app's native dialog) and hands on. */
@@ -132,9 +132,9 @@ export class PreviewClient {
     options: PlanOptionsState,
     onProgress?: (report: ProgressReport) => void,
   ): Promise<LoadResult> {
-    const port = await this.port;
-    const id = this.nextId++;
-    const answer = this.wait(id, onProgress);
+    const port = await this.#port;
+    const id = this.#nextId++;
+    const answer = this.#wait(id, onProgress);
     port.post({ type: 'open-begin', id, name, size, options });
     for await (const bytes of chunks)
       port.post({ type: 'open-chunk', id, bytes }, [bytes.buffer as ArrayBuffer]);
@@ -143,68 +143,68 @@ export class PreviewClient {
   }
 
   replan(options: PlanOptionsState, onProgress?: (report: ProgressReport) => void): Promise<LoadResult> {
-    return this.request((id) => ({ type: 'replan', id, options }), onProgress).then(loaded);
+    return this.#request((id) => ({ type: 'replan', id, options }), onProgress).then(loaded);
   }
 
   async line(command: number): Promise<CommandLine | null> {
-    const answer = await this.request((id) => ({ type: 'line', id, command }));
+    const answer = await this.#request((id) => ({ type: 'line', id, command }));
     return answer.type === 'line' ? answer.line : null;
   }
 
   async programBlob(): Promise<Blob | null> {
-    const answer = await this.request((id) => ({ type: 'program-blob', id }));
+    const answer = await this.#request((id) => ({ type: 'program-blob', id }));
     return answer.type === 'program-blob' ? answer.blob : null;
   }
 
   async startJob(url: string): Promise<JobAnswer> {
-    const answer = await this.request((id) => ({ type: 'start-job', id, url }));
+    const answer = await this.#request((id) => ({ type: 'start-job', id, url }));
     if (answer.type !== 'job') throw new Error('unexpected answer');
     return answer.answer;
   }
 
   async dryRun(): Promise<{ total: number; error?: string }> {
-    const answer = await this.request((id) => ({ type: 'dry-run', id }));
+    const answer = await this.#request((id) => ({ type: 'dry-run', id }));
     if (answer.type !== 'dry-run') throw new Error('unexpected answer');
     return { total: answer.total, error: answer.error };
   }
 
   async close(): Promise<void> {
-    (await this.port).close();
-    for (const pending of this.pending.values()) pending.reject(new Error('preview closed'));
-    this.pending.clear();
+    (await this.#port).close();
+    for (const pending of this.#pending.values()) pending.reject(new Error('preview closed'));
+    this.#pending.clear();
   }
 
-  private async request(
+  async #request(
     make: (id: number) => WorkerRequest,
     onProgress?: (report: ProgressReport) => void,
   ): Promise<WorkerAnswer> {
-    const port = await this.port;
-    const id = this.nextId++;
-    const answer = this.wait(id, onProgress);
+    const port = await this.#port;
+    const id = this.#nextId++;
+    const answer = this.#wait(id, onProgress);
     port.post(make(id));
     return answer;
   }
 
-  private wait(id: number, onProgress?: (report: ProgressReport) => void): Promise<WorkerAnswer> {
-    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject, onProgress }));
+  #wait(id: number, onProgress?: (report: ProgressReport) => void): Promise<WorkerAnswer> {
+    return new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onProgress }));
   }
 
-  private receive(answer: WorkerAnswer): void {
+  #receive(answer: WorkerAnswer): void {
     if (answer.type === 'scene-frame') {
-      this.sceneListener?.frame(answer.stats);
+      this.#sceneListener?.frame(answer.stats);
       return;
     }
     if (answer.type === 'scene-error') {
-      this.sceneListener?.error(answer.message);
+      this.#sceneListener?.error(answer.message);
       return;
     }
-    const pending = this.pending.get(answer.id);
+    const pending = this.#pending.get(answer.id);
     if (!pending) return;
     if (answer.type === 'progress') {
       pending.onProgress?.({ phase: answer.phase, done: answer.done, total: answer.total });
       return;
     }
-    this.pending.delete(answer.id);
+    this.#pending.delete(answer.id);
     if (answer.type === 'failed') pending.reject(new Error(answer.message));
     else pending.resolve(answer);
   }

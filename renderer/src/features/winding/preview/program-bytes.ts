@@ -8,32 +8,31 @@ const LF = 0x0a;
 const SEMICOLON = 0x3b;
 
 export class ProgramBytes {
-  private buffer = new Uint8Array(1 << 16);
-  private length = 0;
-  private index: { starts: Uint32Array; ends: Uint32Array; sourceLines: Uint32Array; count: number } | null =
-    null;
+  #buffer = new Uint8Array(1 << 16);
+  #length = 0;
+  #index: { starts: Uint32Array; ends: Uint32Array; sourceLines: Uint32Array; count: number } | null = null;
 
   get byteLength(): number {
-    return this.length;
+    return this.#length;
   }
 
   /** Copies `chunk` in (the planner reuses its chunk buffer). */
   append(chunk: Uint8Array): void {
-    const need = this.length + chunk.length;
-    if (need > this.buffer.length) {
-      let size = this.buffer.length * 2;
+    const need = this.#length + chunk.length;
+    if (need > this.#buffer.length) {
+      let size = this.#buffer.length * 2;
       while (size < need) size *= 2;
       const grown = new Uint8Array(size);
-      grown.set(this.buffer.subarray(0, this.length));
-      this.buffer = grown;
+      grown.set(this.#buffer.subarray(0, this.#length));
+      this.#buffer = grown;
     }
-    this.buffer.set(chunk, this.length);
-    this.length = need;
-    this.index = null;
+    this.#buffer.set(chunk, this.#length);
+    this.#length = need;
+    this.#index = null;
   }
 
   bytes(): Uint8Array {
-    return this.buffer.subarray(0, this.length);
+    return this.#buffer.subarray(0, this.#length);
   }
 
   /**
@@ -41,24 +40,24 @@ export class ProgramBytes {
    * numbering of the preview and of streaming progress), or null when there is no such line.
    */
   commandLine(command: number): { sourceLine: number; text: string } | null {
-    const index = this.commandIndex();
+    const index = this.#commandIndex();
     if (!Number.isInteger(command) || command < 1 || command > index.count) return null;
     const start = index.starts[command - 1] as number;
     const end = index.ends[command - 1] as number;
     return {
       sourceLine: index.sourceLines[command - 1] as number,
-      text: new TextDecoder().decode(this.buffer.subarray(start, end)),
+      text: new TextDecoder().decode(this.#buffer.subarray(start, end)),
     };
   }
 
   get commandCount(): number {
-    return this.commandIndex().count;
+    return this.#commandIndex().count;
   }
 
-  private commandIndex() {
-    if (this.index !== null) return this.index;
-    const buf = this.buffer;
-    const n = this.length;
+  #commandIndex() {
+    if (this.#index !== null) return this.#index;
+    const buf = this.#buffer;
+    const n = this.#length;
     let capacity = 1024;
     let starts = new Uint32Array(capacity);
     let ends = new Uint32Array(capacity);
@@ -87,8 +86,8 @@ export class ProgramBytes {
       pos = buf[end] === CR && buf[end + 1] === LF ? end + 2 : end + 1;
       line++;
     }
-    this.index = { starts, ends, sourceLines, count };
-    return this.index;
+    this.#index = { starts, ends, sourceLines, count };
+    return this.#index;
   }
 }
 

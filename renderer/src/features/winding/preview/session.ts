@@ -48,18 +48,18 @@ interface Incoming {
 }
 
 export class PreviewSession {
-  private readonly post: Post;
+  readonly #post: Post;
   /** Where the worker's own scene takes each program's geometry (when the page draws here). */
-  private geometryTap: ((geometry: ViewGeometry) => void) | null = null;
-  private loaded: Loaded | null = null;
-  private incoming: Incoming | null = null;
+  #geometryTap: ((geometry: ViewGeometry) => void) | null = null;
+  #loaded: Loaded | null = null;
+  #incoming: Incoming | null = null;
   /** The newest open request: an older one still reading gives up. */
-  private current = 0;
+  #current = 0;
   /** When the request being answered arrived. */
-  private started = 0;
+  #started = 0;
 
   constructor(post: Post) {
-    this.post = post;
+    this.#post = post;
   }
 
   /**
@@ -67,14 +67,14 @@ export class PreviewSession {
    * keeps the arrays; the page then gets a copy, made here rather than on its thread.
    */
   tapGeometry(tap: (geometry: ViewGeometry) => void): void {
-    this.geometryTap = tap;
+    this.#geometryTap = tap;
   }
 
   async handle(request: ProgramRequest): Promise<void> {
     try {
-      await this.dispatch(request);
+      await this.#dispatch(request);
     } catch (error) {
-      this.post({
+      this.#post({
         type: 'failed',
         id: request.id,
         message: error instanceof Error ? error.message : String(error),
@@ -82,20 +82,20 @@ export class PreviewSession {
     }
   }
 
-  private async dispatch(request: ProgramRequest): Promise<void> {
-    if (request.type !== 'open-chunk' && request.type !== 'open-end') this.started = performance.now();
+  async #dispatch(request: ProgramRequest): Promise<void> {
+    if (request.type !== 'open-chunk' && request.type !== 'open-end') this.#started = performance.now();
     switch (request.type) {
       case 'open-blob': {
-        this.current = request.id;
+        this.#current = request.id;
         const reader = new SourceReader(kindOf(request.name));
         const size = request.blob.size;
         for (let offset = 0; offset < size || (offset === 0 && size === 0); offset += READ_CHUNK_BYTES) {
-          if (this.current !== request.id) return;
+          if (this.#current !== request.id) return;
           const bytes = new Uint8Array(
             await request.blob.slice(offset, offset + READ_CHUNK_BYTES).arrayBuffer(),
           );
           reader.push(bytes);
-          this.post({
+          this.#post({
             type: 'progress',
             id: request.id,
             phase: 'reading',
@@ -104,13 +104,13 @@ export class PreviewSession {
           });
           if (size === 0) break;
         }
-        if (this.current !== request.id) return;
-        this.finishOpen(request.id, request.name, request.options, reader);
+        if (this.#current !== request.id) return;
+        this.#finishOpen(request.id, request.name, request.options, reader);
         return;
       }
       case 'open-begin':
-        this.current = request.id;
-        this.incoming = {
+        this.#current = request.id;
+        this.#incoming = {
           id: request.id,
           name: request.name,
           size: request.size,
@@ -119,10 +119,10 @@ export class PreviewSession {
         };
         return;
       case 'open-chunk': {
-        const incoming = this.incoming;
+        const incoming = this.#incoming;
         if (incoming?.id !== request.id) return;
         incoming.reader.push(request.bytes);
-        this.post({
+        this.#post({
           type: 'progress',
           id: request.id,
           phase: 'reading',
@@ -132,26 +132,26 @@ export class PreviewSession {
         return;
       }
       case 'open-end': {
-        const incoming = this.incoming;
+        const incoming = this.#incoming;
         if (incoming?.id !== request.id) return;
-        this.incoming = null;
-        this.finishOpen(incoming.id, incoming.name, incoming.options, incoming.reader);
+        this.#incoming = null;
+        this.#finishOpen(incoming.id, incoming.name, incoming.options, incoming.reader);
         return;
       }
       case 'replan': {
-        const loaded = this.loaded;
+        const loaded = this.#loaded;
         if (!loaded?.definition) throw new Error('No definition is open');
-        this.planAndPost(request.id, loaded.name, loaded.definition, request.options);
+        this.#planAndPost(request.id, loaded.name, loaded.definition, request.options);
         return;
       }
       case 'line': {
-        const line = this.loaded?.program?.commandLine(request.command) ?? null;
-        this.post({ type: 'line', id: request.id, line: line && { command: request.command, ...line } });
+        const line = this.#loaded?.program?.commandLine(request.command) ?? null;
+        this.#post({ type: 'line', id: request.id, line: line && { command: request.command, ...line } });
         return;
       }
       case 'program-blob': {
-        const program = this.loaded?.program;
-        this.post({
+        const program = this.#loaded?.program;
+        this.#post({
           type: 'program-blob',
           id: request.id,
           blob: program ? new Blob([program.bytes().slice()], { type: 'text/x-gcode' }) : null,
@@ -159,19 +159,19 @@ export class PreviewSession {
         return;
       }
       case 'dry-run': {
-        const program = this.loaded?.program;
+        const program = this.#loaded?.program;
         if (!program) throw new Error('No program is open');
         try {
           const { total } = prepareProgram(new TextDecoder().decode(program.bytes()));
-          this.post({ type: 'dry-run', id: request.id, total });
+          this.#post({ type: 'dry-run', id: request.id, total });
         } catch (error) {
           if (!(error instanceof MachineProgramError)) throw error;
-          this.post({ type: 'dry-run', id: request.id, total: 0, error: error.message });
+          this.#post({ type: 'dry-run', id: request.id, total: 0, error: error.message });
         }
         return;
       }
       case 'start-job': {
-        const program = this.loaded?.program;
+        const program = this.#loaded?.program;
         if (!program) throw new Error('No program is open');
         // The job is sent by content; the JSON text is made here, never on the page's thread.
         const body = JSON.stringify({ gcode: new TextDecoder().decode(program.bytes()) });
@@ -181,47 +181,47 @@ export class PreviewSession {
           body,
         });
         const answer = await response.json().catch(() => null);
-        this.post({ type: 'job', id: request.id, answer: { status: response.status, body: answer } });
+        this.#post({ type: 'job', id: request.id, answer: { status: response.status, body: answer } });
         return;
       }
     }
   }
 
-  private finishOpen(id: number, name: string, options: PlanOptionsState, reader: SourceReader): void {
+  #finishOpen(id: number, name: string, options: PlanOptionsState, reader: SourceReader): void {
     const kind = reader.kind;
     if (kind === 'wind') {
       let definition: WindDefinition;
       try {
         definition = parseWindDefinition(reader.program.bytes(), name);
       } catch (error) {
-        this.loaded = { name, kind, definition: null, program: null };
-        this.postFailure(id, kind, name, error);
+        this.#loaded = { name, kind, definition: null, program: null };
+        this.#postFailure(id, kind, name, error);
         return;
       }
-      this.planAndPost(id, name, definition, options);
+      this.#planAndPost(id, name, definition, options);
       return;
     }
     let geometry: PreviewGeometry;
     try {
       geometry = reader.finish(name);
     } catch (error) {
-      this.loaded = { name, kind, definition: null, program: null };
-      this.postFailure(id, kind, name, error);
+      this.#loaded = { name, kind, definition: null, program: null };
+      this.#postFailure(id, kind, name, error);
       return;
     }
-    this.loaded = { name, kind, definition: null, program: reader.program };
-    this.postLoaded(id, {
+    this.#loaded = { name, kind, definition: null, program: reader.program };
+    this.#postLoaded(id, {
       ok: true,
       kind,
       name,
       simulation: geometry.summary,
       geometry: viewGeometry(geometry, null),
       bytes: reader.program.byteLength,
-      workerMs: performance.now() - this.started,
+      workerMs: performance.now() - this.#started,
     });
   }
 
-  private planAndPost(id: number, name: string, definition: WindDefinition, options: PlanOptionsState): void {
+  #planAndPost(id: number, name: string, definition: WindDefinition, options: PlanOptionsState): void {
     const program = new ProgramBytes();
     const builder = new PreviewBuilder();
     const chunks = planChunks(definition, options);
@@ -238,17 +238,17 @@ export class PreviewSession {
         program.append(step.value);
         if (program.byteLength - reported >= PLAN_REPORT_BYTES) {
           reported = program.byteLength;
-          this.post({ type: 'progress', id, phase: 'planning', done: reported, total: 0 });
+          this.#post({ type: 'progress', id, phase: 'planning', done: reported, total: 0 });
         }
       }
     } catch (error) {
-      this.loaded = { name, kind: 'wind', definition, program: null };
-      this.postFailure(id, 'wind', name, error);
+      this.#loaded = { name, kind: 'wind', definition, program: null };
+      this.#postFailure(id, 'wind', name, error);
       return;
     }
     const geometry = builder.finish();
-    this.loaded = { name, kind: 'wind', definition, program };
-    this.postLoaded(id, {
+    this.#loaded = { name, kind: 'wind', definition, program };
+    this.#postLoaded(id, {
       ok: true,
       kind: 'wind',
       name,
@@ -256,18 +256,18 @@ export class PreviewSession {
       simulation: geometry.summary,
       geometry: viewGeometry(geometry, definition),
       bytes: program.byteLength,
-      workerMs: performance.now() - this.started,
+      workerMs: performance.now() - this.#started,
     });
   }
 
-  private postLoaded(id: number, loaded: LoadResult & { ok: true }): void {
+  #postLoaded(id: number, loaded: LoadResult & { ok: true }): void {
     let result = loaded;
-    if (this.geometryTap) {
-      this.geometryTap(loaded.geometry);
+    if (this.#geometryTap) {
+      this.#geometryTap(loaded.geometry);
       result = { ...loaded, geometry: copyArrays(loaded.geometry) };
     }
     const g = result.geometry;
-    this.post({ type: 'loaded', id, result }, [
+    this.#post({ type: 'loaded', id, result }, [
       g.positions.buffer,
       g.commandIndex.buffer,
       g.elapsed.buffer,
@@ -275,8 +275,8 @@ export class PreviewSession {
     ] as Transferable[]);
   }
 
-  private postFailure(id: number, kind: ProgramKind, name: string, error: unknown): void {
-    this.post({ type: 'loaded', id, result: { ok: false, kind, name, error: programError(error) } });
+  #postFailure(id: number, kind: ProgramKind, name: string, error: unknown): void {
+    this.#post({ type: 'loaded', id, result: { ok: false, kind, name, error: programError(error) } });
   }
 }
 
@@ -291,9 +291,9 @@ function programError(error: unknown): ProgramError {
 class SourceReader {
   readonly kind: ProgramKind;
   readonly program = new ProgramBytes();
-  private readonly utf8 = new Utf8Validator();
-  private readonly builder = new PreviewBuilder();
-  private failure: unknown;
+  readonly #utf8 = new Utf8Validator();
+  readonly #builder = new PreviewBuilder();
+  #failure: unknown;
   bytesRead = 0;
 
   constructor(kind: ProgramKind) {
@@ -304,28 +304,28 @@ class SourceReader {
     this.bytesRead += bytes.length;
     this.program.append(bytes);
     if (this.kind === 'wind') return;
-    this.utf8.push(bytes);
-    if (this.utf8.invalidAt !== -1 || this.failure !== undefined) return;
+    this.#utf8.push(bytes);
+    if (this.#utf8.invalidAt !== -1 || this.#failure !== undefined) return;
     try {
-      this.builder.push(bytes);
+      this.#builder.push(bytes);
     } catch (error) {
-      this.failure = error;
+      this.#failure = error;
     }
   }
 
   /** The G-code's preview, or the SimulationError the simulate route would give. */
   finish(name: string): PreviewGeometry {
-    this.utf8.end();
-    if (this.utf8.invalidAt !== -1) {
+    this.#utf8.end();
+    if (this.#utf8.invalidAt !== -1) {
       throw new SimulationError(
-        `Could not read G-code at ${name}: not valid UTF-8 (byte ${this.utf8.invalidAt})`,
+        `Could not read G-code at ${name}: not valid UTF-8 (byte ${this.#utf8.invalidAt})`,
         {
           unreadable: true,
         },
       );
     }
-    if (this.failure !== undefined) throw this.failure;
-    return this.builder.finish();
+    if (this.#failure !== undefined) throw this.#failure;
+    return this.#builder.finish();
   }
 }
 

@@ -82,78 +82,78 @@ function nextFrame(callback: () => void): () => void {
 }
 
 export class ToolpathScene {
-  private readonly renderer: WebGLRenderer;
-  private readonly scene = new Scene();
-  private readonly camera = new PerspectiveCamera(40, 1, 0.1, 100_000);
-  private readonly rig: CameraRig;
+  readonly #renderer: WebGLRenderer;
+  readonly #scene = new Scene();
+  readonly #camera = new PerspectiveCamera(40, 1, 0.1, 100_000);
+  readonly #rig: CameraRig;
   /** The canvas's CSS height: pointer deltas come in CSS pixels. */
-  private viewHeight = 1;
-  private readonly marker: Mesh;
-  private path: Line | null = null;
-  private mandrel: Mesh | null = null;
-  private geometry: ViewGeometry | null = null;
-  private layerTable: DataTexture | null = null;
-  private readonly material: ShaderMaterial;
-  private bounds = new Sphere(new Vector3(), 1);
-  private cancelFrame: (() => void) | null = null;
-  private scrub = Number.POSITIVE_INFINITY;
-  private stats: SceneStats = { drawnVertices: 0, doneVertices: 0, frames: 0, pathUploads: 0 };
-  private readonly onFrame: ((stats: SceneStats) => void) | undefined;
+  #viewHeight = 1;
+  readonly #marker: Mesh;
+  #path: Line | null = null;
+  #mandrel: Mesh | null = null;
+  #geometry: ViewGeometry | null = null;
+  #layerTable: DataTexture | null = null;
+  readonly #material: ShaderMaterial;
+  #bounds = new Sphere(new Vector3(), 1);
+  #cancelFrame: (() => void) | null = null;
+  #scrub = Number.POSITIVE_INFINITY;
+  #stats: SceneStats = { drawnVertices: 0, doneVertices: 0, frames: 0, pathUploads: 0 };
+  readonly #onFrame: ((stats: SceneStats) => void) | undefined;
 
   constructor(canvas: HTMLCanvasElement | OffscreenCanvas, onFrame?: (stats: SceneStats) => void) {
-    this.onFrame = onFrame;
+    this.#onFrame = onFrame;
     // preserveDrawingBuffer: the acceptance checks and screenshots read the pixels back.
-    this.renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
-    this.renderer.setClearColor('#f7f9fb');
-    this.scene.add(new AmbientLight('#ffffff', 1.6));
+    this.#renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
+    this.#renderer.setClearColor('#f7f9fb');
+    this.#scene.add(new AmbientLight('#ffffff', 1.6));
     const sun = new DirectionalLight('#ffffff', 1.4);
     sun.position.set(1, 2, 3);
-    this.scene.add(sun);
-    this.rig = new CameraRig(this.camera);
-    this.material = new ShaderMaterial({
+    this.#scene.add(sun);
+    this.#rig = new CameraRig(this.#camera);
+    this.#material = new ShaderMaterial({
       vertexShader: VERTEX_SHADER,
       fragmentShader: FRAGMENT_SHADER,
       uniforms: {
-        scrub: { value: this.scrub },
+        scrub: { value: this.#scrub },
         pending: { value: new Vector3(...rgb(PENDING_COLOUR)) },
         layerTable: { value: null },
       },
     });
-    this.marker = new Mesh(new SphereGeometry(1, 16, 12), new MeshStandardMaterial({ color: '#d62728' }));
-    this.marker.visible = false;
-    this.scene.add(this.marker);
+    this.#marker = new Mesh(new SphereGeometry(1, 16, 12), new MeshStandardMaterial({ color: '#d62728' }));
+    this.#marker.visible = false;
+    this.#scene.add(this.#marker);
     this.setView('isometric');
   }
 
   setGeometry(geometry: ViewGeometry): void {
-    this.clearPath();
-    this.geometry = geometry;
+    this.#clearPath();
+    this.#geometry = geometry;
     const g = new BufferGeometry();
     g.setAttribute('position', new BufferAttribute(geometry.positions, 3));
     g.setAttribute('command', new BufferAttribute(geometry.commandIndex, 1));
     g.setAttribute('layer', new BufferAttribute(geometry.layerOf, 1));
-    this.stats.pathUploads = 0;
+    this.#stats.pathUploads = 0;
     for (const attribute of Object.values(g.attributes))
       (attribute as BufferAttribute).onUpload(() => {
-        this.stats.pathUploads++;
+        this.#stats.pathUploads++;
       });
     g.boundingSphere = null;
-    this.path = new Line(g, this.material);
-    this.path.frustumCulled = false;
-    this.scene.add(this.path);
+    this.#path = new Line(g, this.#material);
+    this.#path.frustumCulled = false;
+    this.#scene.add(this.#path);
 
     const layers = Math.max(1, geometry.layers.length);
     const table = new DataTexture(new Uint8Array(4 * layers), layers, 1, RGBAFormat, UnsignedByteType);
-    for (let k = 0; k < layers; k++) this.paintLayer(table, k, true);
+    for (let k = 0; k < layers; k++) this.#paintLayer(table, k, true);
     table.needsUpdate = true;
-    this.layerTable = table;
-    this.material.uniforms.layerTable = { value: table };
+    this.#layerTable = table;
+    this.#material.uniforms.layerTable = { value: table };
 
     const { radius, startX, length } = geometry.mandrel;
     const cylinder = new CylinderGeometry(radius * 0.985, radius * 0.985, length, 64, 1, false);
     cylinder.rotateZ(Math.PI / 2);
     cylinder.translate(startX + length / 2, 0, 0);
-    this.mandrel = new Mesh(
+    this.#mandrel = new Mesh(
       cylinder,
       new MeshStandardMaterial({
         color: '#c9ced4',
@@ -163,79 +163,79 @@ export class ToolpathScene {
         opacity: 0.9,
       }),
     );
-    this.scene.add(this.mandrel);
-    this.marker.scale.setScalar(Math.max(radius * 0.06, 0.5));
+    this.#scene.add(this.#mandrel);
+    this.#marker.scale.setScalar(Math.max(radius * 0.06, 0.5));
 
     const box = new Box3().setFromBufferAttribute(g.getAttribute('position') as BufferAttribute);
-    box.union(new Box3().setFromObject(this.mandrel));
-    box.getBoundingSphere(this.bounds);
+    box.union(new Box3().setFromObject(this.#mandrel));
+    box.getBoundingSphere(this.#bounds);
     this.setScrub(geometry.commandCount);
     this.fit();
   }
 
   /** Everything at or before command `command` is drawn as done; the marker sits at the carriage. */
   setScrub(command: number): void {
-    this.scrub = command;
-    this.material.uniforms.scrub = { value: command };
-    const g = this.geometry;
+    this.#scrub = command;
+    this.#material.uniforms.scrub = { value: command };
+    const g = this.#geometry;
     if (g) {
       const last = lastVertexAtOrBefore(g.commandIndex, command);
-      this.stats.doneVertices = last + 1;
+      this.#stats.doneVertices = last + 1;
       const p = g.positions;
-      this.marker.position.set(p[3 * last] as number, p[3 * last + 1] as number, p[3 * last + 2] as number);
-      this.marker.visible = true;
+      this.#marker.position.set(p[3 * last] as number, p[3 * last + 1] as number, p[3 * last + 2] as number);
+      this.#marker.visible = true;
     }
     this.requestRender();
   }
 
   setLayerVisible(layer: number, visible: boolean): void {
-    if (!this.layerTable) return;
-    this.paintLayer(this.layerTable, layer, visible);
-    this.layerTable.needsUpdate = true;
+    if (!this.#layerTable) return;
+    this.#paintLayer(this.#layerTable, layer, visible);
+    this.#layerTable.needsUpdate = true;
     this.requestRender();
   }
 
   setView(direction: ViewDirection): void {
-    const c = this.bounds.center;
-    const d = this.viewDistance();
+    const c = this.#bounds.center;
+    const d = this.#viewDistance();
     const offset =
       direction === 'side'
         ? new Vector3(0, 0, d)
         : direction === 'end'
           ? new Vector3(d, 0, 0)
           : new Vector3(d, d, d).multiplyScalar(1 / Math.sqrt(3));
-    this.rig.place(c, offset);
+    this.#rig.place(c, offset);
     this.requestRender();
   }
 
   /** Keeps the direction, moves the camera so the whole part fills the view. */
   fit(): void {
-    const c = this.bounds.center;
-    const direction = this.camera.position.clone().sub(this.rig.target).normalize();
+    const c = this.#bounds.center;
+    const direction = this.#camera.position.clone().sub(this.#rig.target).normalize();
     if (direction.lengthSq() === 0) direction.set(1, 1, 1).normalize();
-    this.camera.position.copy(c).addScaledVector(direction, this.viewDistance());
-    this.rig.target.copy(c);
-    this.camera.near = Math.max(this.bounds.radius / 1000, 0.01);
-    this.camera.far = this.bounds.radius * 100 + 1000;
-    this.camera.updateProjectionMatrix();
-    this.rig.update();
+    this.#camera.position.copy(c).addScaledVector(direction, this.#viewDistance());
+    this.#rig.target.copy(c);
+    this.#camera.near = Math.max(this.#bounds.radius / 1000, 0.01);
+    this.#camera.far = this.#bounds.radius * 100 + 1000;
+    this.#camera.updateProjectionMatrix();
+    this.#rig.update();
     this.requestRender();
   }
 
   zoom(factor: number): void {
-    this.rig.zoom(factor);
+    this.#rig.zoom(factor);
     this.requestRender();
   }
 
   /** Drag to turn the part (deltas in CSS pixels). */
   orbit(dx: number, dy: number): void {
-    this.rig.orbit(dx, dy, this.viewHeight);
+    this.#rig.orbit(dx, dy, this.#viewHeight);
     this.requestRender();
   }
 
   /** Drag with a modifier, or arrow keys, to move the view (deltas in CSS pixels). */
   pan(dx: number, dy: number): void {
-    this.rig.pan(dx, dy, this.viewHeight);
+    this.#rig.pan(dx, dy, this.#viewHeight);
     this.requestRender();
   }
 
@@ -243,70 +243,70 @@ export class ToolpathScene {
   resize(width: number, height: number, pixelRatio: number): void {
     if (!(width > 0) || !(height > 0) || !Number.isFinite(width) || !Number.isFinite(height)) return;
     const ratio = Math.min(Math.max(Number.isFinite(pixelRatio) ? pixelRatio : 1, 1), 2);
-    const size = this.renderer.getSize(new Vector2());
+    const size = this.#renderer.getSize(new Vector2());
     if (
       size.x === Math.floor(width) &&
       size.y === Math.floor(height) &&
-      this.renderer.getPixelRatio() === ratio
+      this.#renderer.getPixelRatio() === ratio
     )
       return;
-    this.viewHeight = height;
-    this.renderer.setPixelRatio(ratio);
-    this.renderer.setSize(width, height, false);
-    this.camera.aspect = width / height;
-    this.camera.updateProjectionMatrix();
+    this.#viewHeight = height;
+    this.#renderer.setPixelRatio(ratio);
+    this.#renderer.setSize(width, height, false);
+    this.#camera.aspect = width / height;
+    this.#camera.updateProjectionMatrix();
     this.requestRender();
   }
 
   dispose(): void {
-    this.cancelFrame?.();
-    this.cancelFrame = null;
-    this.clearPath();
-    this.marker.geometry.dispose();
-    (this.marker.material as MeshStandardMaterial).dispose();
-    this.material.dispose();
-    this.renderer.dispose();
+    this.#cancelFrame?.();
+    this.#cancelFrame = null;
+    this.#clearPath();
+    this.#marker.geometry.dispose();
+    (this.#marker.material as MeshStandardMaterial).dispose();
+    this.#material.dispose();
+    this.#renderer.dispose();
     // A worker may get many canvases over a session: give each context back at once.
-    this.renderer.forceContextLoss();
+    this.#renderer.forceContextLoss();
   }
 
   requestRender(): void {
-    if (this.cancelFrame) return;
-    this.cancelFrame = nextFrame(() => {
-      this.cancelFrame = null;
+    if (this.#cancelFrame) return;
+    this.#cancelFrame = nextFrame(() => {
+      this.#cancelFrame = null;
       this.renderNow();
     });
   }
 
   /** Draws at once rather than at the next animation frame (a new program: no reason to wait). */
   drawNow(): SceneStats {
-    this.cancelFrame?.();
-    this.cancelFrame = null;
+    this.#cancelFrame?.();
+    this.#cancelFrame = null;
     return this.renderNow();
   }
 
   renderNow(): SceneStats {
-    this.renderer.info.reset();
-    this.renderer.info.autoReset = false;
-    this.renderer.render(this.scene, this.camera);
+    this.#renderer.info.reset();
+    this.#renderer.info.autoReset = false;
+    this.#renderer.render(this.#scene, this.#camera);
     // A line strip of n vertices is counted as n − 1 segments.
-    const segments = this.renderer.info.render.lines;
-    this.stats = {
-      drawnVertices: this.path && segments > 0 ? segments + 1 : 0,
-      doneVertices: this.stats.doneVertices,
-      frames: this.stats.frames + 1,
-      pathUploads: this.stats.pathUploads,
+    const segments = this.#renderer.info.render.lines;
+    this.#stats = {
+      drawnVertices: this.#path && segments > 0 ? segments + 1 : 0,
+      doneVertices: this.#stats.doneVertices,
+      frames: this.#stats.frames + 1,
+      pathUploads: this.#stats.pathUploads,
     };
-    this.onFrame?.(this.stats);
-    return this.stats;
+    this.#onFrame?.(this.#stats);
+    return this.#stats;
   }
 
-  private viewDistance(): number {
-    const fov = (this.camera.fov * Math.PI) / 180;
-    return (this.bounds.radius / Math.sin(fov / 2)) * 1.1;
+  #viewDistance(): number {
+    const fov = (this.#camera.fov * Math.PI) / 180;
+    return (this.#bounds.radius / Math.sin(fov / 2)) * 1.1;
   }
 
-  private paintLayer(table: DataTexture, layer: number, visible: boolean): void {
+  #paintLayer(table: DataTexture, layer: number, visible: boolean): void {
     const data = table.image.data as Uint8Array;
     const [r, g, b] = rgb(LAYER_COLOURS[layer % LAYER_COLOURS.length] as string);
     data[4 * layer] = Math.round(r * 255);
@@ -315,21 +315,21 @@ export class ToolpathScene {
     data[4 * layer + 3] = visible ? 255 : 0;
   }
 
-  private clearPath(): void {
-    if (this.path) {
-      this.scene.remove(this.path);
-      this.path.geometry.dispose();
-      this.path = null;
+  #clearPath(): void {
+    if (this.#path) {
+      this.#scene.remove(this.#path);
+      this.#path.geometry.dispose();
+      this.#path = null;
     }
-    if (this.mandrel) {
-      this.scene.remove(this.mandrel);
-      this.mandrel.geometry.dispose();
-      (this.mandrel.material as MeshStandardMaterial).dispose();
-      this.mandrel = null;
+    if (this.#mandrel) {
+      this.#scene.remove(this.#mandrel);
+      this.#mandrel.geometry.dispose();
+      (this.#mandrel.material as MeshStandardMaterial).dispose();
+      this.#mandrel = null;
     }
-    this.layerTable?.dispose();
-    this.layerTable = null;
-    this.geometry = null;
-    this.marker.visible = false;
+    this.#layerTable?.dispose();
+    this.#layerTable = null;
+    this.#geometry = null;
+    this.#marker.visible = false;
   }
 }

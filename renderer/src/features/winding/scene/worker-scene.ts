@@ -7,43 +7,43 @@ import { applySceneCommand } from './commands.ts';
 import { type SceneStats, ToolpathScene } from './toolpath-scene.ts';
 
 export class WorkerScene {
-  private scene: ToolpathScene | null = null;
-  private geometry: ViewGeometry | null = null;
-  private readonly onFrame: (stats: SceneStats) => void;
+  #scene: ToolpathScene | null = null;
+  #geometry: ViewGeometry | null = null;
+  readonly #onFrame: (stats: SceneStats) => void;
 
   constructor(onFrame: (stats: SceneStats) => void) {
-    this.onFrame = onFrame;
+    this.#onFrame = onFrame;
   }
 
   /** The newest program's geometry: drawn now if a canvas is attached, else when one is. */
   setGeometry(geometry: ViewGeometry): void {
-    this.geometry = geometry;
-    if (!this.scene) return;
-    this.scene.setGeometry(geometry);
+    this.#geometry = geometry;
+    if (!this.#scene) return;
+    this.#scene.setGeometry(geometry);
     // The worker's frame reaches the page when this task ends; an animation frame would only add a wait.
-    this.scene.drawNow();
+    this.#scene.drawNow();
   }
 
   handle(request: Exclude<SceneRequest, { type: 'scene-host' }>): void {
     switch (request.type) {
       case 'scene-attach': {
         // A new canvas for each mount of the 3D view: the old one is gone with its page element.
-        this.scene?.dispose();
-        const scene = new ToolpathScene(request.canvas, this.onFrame);
+        this.#scene?.dispose();
+        const scene = new ToolpathScene(request.canvas, this.#onFrame);
         scene.resize(request.width, request.height, request.pixelRatio);
-        this.scene = scene;
-        if (this.geometry) {
-          scene.setGeometry(this.geometry);
+        this.#scene = scene;
+        if (this.#geometry) {
+          scene.setGeometry(this.#geometry);
           scene.drawNow();
         }
         return;
       }
       case 'scene':
-        if (this.scene) applySceneCommand(this.scene, request.command);
+        if (this.#scene) applySceneCommand(this.#scene, request.command);
         return;
       case 'scene-detach':
-        this.scene?.dispose();
-        this.scene = null;
+        this.#scene?.dispose();
+        this.#scene = null;
         return;
     }
   }
