@@ -3,9 +3,11 @@ import type { HostTimings } from '../engine/machine/host.ts';
 import type { ServiceAccountAuthenticator } from './auth/principal.ts';
 import type { Config } from './config/index.ts';
 import { openDataDir } from './data-dir.ts';
+import { FleetPublisher } from './fleet/publisher.ts';
 import { createGateway, type Gateway } from './gateway/embedded.ts';
 import { type GatewayChecks, gatewayChecks } from './gateway/internal/checks.ts';
 import { internalGatewayDoor } from './gateway/internal/routes.ts';
+import { MachineFeed } from './gateway/realtime/machine-feed.ts';
 import { graphqlDoor } from './graphql/yoga.ts';
 import type { HttpTimeouts } from './http/app.ts';
 import { Door } from './http/door.ts';
@@ -42,6 +44,8 @@ export interface Workstation {
   gateway: Gateway;
   /** The link to the machine process (the one serial port, job and e-stop of the data dir). */
   machine: MachineLink;
+  /** The read-only fleet publisher (MQTT), when FLEET_BROKER_URL is set. */
+  fleet: FleetPublisher | null;
   /** Stops both doors; safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -96,6 +100,11 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     ...(options.machine?.entry ? { entry: options.machine.entry } : {}),
     origins: () => lanOrigins,
   });
+  // The shop's broker hears the `machine` datasource's value and nothing else. Made before any door
+  // listens, so an unreadable CA file stops the start like any other bad setting.
+  const fleetFeed = config.fleet ? new MachineFeed(machine) : null;
+  const fleet =
+    config.fleet && fleetFeed ? new FleetPublisher({ config: config.fleet, feed: fleetFeed, logger }) : null;
   // Found or started while the doors start; attached once the LAN door's origins are known.
   const located = machine.locate();
   located.catch(() => {});
@@ -172,6 +181,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   // logged once and machine routes answer it.
   await machine.attachOrExplain(located);
   ready = true;
+  fleet?.start();
 
   const urls: WorkstationUrls = {
     lan: lan.url,
@@ -200,6 +210,11 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      // `shutdown` reaches the broker before anything else goes, so fleet views never see a will.
+      await fleet
+        ?.stop()
+        .catch((error: unknown) => logger.warn({ err: error }, 'fleet publisher did not stop cleanly'));
+      fleetFeed?.close();
       // Subscribers hear `server_shutdown` before the door stops listening.
       await gateway
         .close()
@@ -215,5 +230,5 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     return stopping;
   };
 
-  return { urls, dataDir, doors: { lan, winding }, logger, dashboardApi, gateway, machine, stop };
+  return { urls, dataDir, doors: { lan, winding }, logger, dashboardApi, gateway, machine, fleet, stop };
 }

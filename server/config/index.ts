@@ -8,8 +8,10 @@ import { defaultDataDir, type Env, hostPlatform, type Platform } from '../data-d
 import type { GatewaySettings } from '../gateway/settings.ts';
 import { type ApiConfig, loadApiConfig } from './api.ts';
 import { ConfigError, type EnvReader, envReader, invalid } from './env.ts';
+import { type FleetConfig, loadFleetConfig } from './fleet.ts';
 
 export { ConfigError } from './env.ts';
+export type { FleetConfig } from './fleet.ts';
 export { defaultDataDir, type Env, type Platform };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -74,6 +76,8 @@ export interface Config {
   warnings: string[];
   /** The realtime gateway on the LAN door (gateway spec §5.2, §7.2, §10). */
   realtimeGateway: GatewaySettings;
+  /** The read-only fleet publisher (MQTT); null when FLEET_BROKER_URL is unset. */
+  fleet: FleetConfig | null;
 }
 
 /** Default folder of shipped files: `resources` at the repository root. */
@@ -121,6 +125,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
   const allowedHosts = hostNames(read, 'ALLOWED_HOSTS');
   const tasks = taskHostEnv(env);
   const { api, realtimeGateway } = loadApiConfig(read, env);
+  const fleet = loadFleetConfig(read);
   return {
     lan: { host: lanHost ?? apiHost ?? '0.0.0.0', port: lanPort },
     publicUrl,
@@ -143,6 +148,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     api,
     warnings: read.warnings,
     realtimeGateway,
+    fleet,
   };
 }
 
