@@ -18,36 +18,36 @@ const FLUSH_MS = 1000;
 export class EventLog {
   readonly path: string;
   /** Oldest first; up to twice the size before the oldest are dropped (in one splice, not per event). */
-  private entries: { time: number; event: MachineEvent }[] = [];
-  private dirty = false;
-  private writing: Promise<void> | undefined;
-  private readonly timer: NodeJS.Timeout;
-  private closed = false;
+  #entries: { time: number; event: MachineEvent }[] = [];
+  #dirty = false;
+  #writing: Promise<void> | undefined;
+  readonly #timer: NodeJS.Timeout;
+  #closed = false;
 
   constructor(dataDir: string) {
     this.path = join(dataDir, EVENT_LOG_FILE);
-    this.timer = setInterval(() => void this.flush(), FLUSH_MS);
-    this.timer.unref();
+    this.#timer = setInterval(() => void this.flush(), FLUSH_MS);
+    this.#timer.unref();
   }
 
   push(event: MachineEvent) {
     // Progress is a snapshot: a job's next one replaces it where it stands, so the log keeps what
     // happened (states, errors, resends, actions) and where each job got to, not the last 1,000
     // of its lines. It also costs no new entry and no larger write on every line.
-    const last = this.entries.at(-1);
+    const last = this.#entries.at(-1);
     if (last && event.type === 'progress' && last.event.type === 'progress') {
       last.time = Date.now();
       last.event = event;
-      this.dirty = true;
+      this.#dirty = true;
       return;
     }
-    this.entries.push({ time: Date.now(), event });
-    if (this.entries.length >= 2 * EVENT_LOG_SIZE) this.entries = this.entries.slice(-EVENT_LOG_SIZE);
-    this.dirty = true;
+    this.#entries.push({ time: Date.now(), event });
+    if (this.#entries.length >= 2 * EVENT_LOG_SIZE) this.#entries = this.#entries.slice(-EVENT_LOG_SIZE);
+    this.#dirty = true;
   }
 
-  private text() {
-    const last = this.entries.slice(-EVENT_LOG_SIZE);
+  #text() {
+    const last = this.#entries.slice(-EVENT_LOG_SIZE);
     return last
       .map(({ time, event }) => `${JSON.stringify({ time: new Date(time).toISOString(), ...event })}\n`)
       .join('');
@@ -55,16 +55,16 @@ export class EventLog {
 
   /** Writes the file if anything changed (never two writes at once). */
   async flush(): Promise<void> {
-    if (this.closed || !this.dirty || this.writing) return this.writing;
-    this.dirty = false;
+    if (this.#closed || !this.#dirty || this.#writing) return this.#writing;
+    this.#dirty = false;
     const temporary = `${this.path}.${randomBytes(4).toString('hex')}`;
-    this.writing = writeFile(temporary, this.text(), { mode: 0o600 })
+    this.#writing = writeFile(temporary, this.#text(), { mode: 0o600 })
       .then(() => rename(temporary, this.path))
       .catch(() => {})
       .finally(() => {
-        this.writing = undefined;
+        this.#writing = undefined;
       });
-    return this.writing;
+    return this.#writing;
   }
 
   /**
@@ -72,18 +72,18 @@ export class EventLog {
    * write would put back an older file), then writes the last events.
    */
   async close(): Promise<void> {
-    this.closed = true;
-    clearInterval(this.timer);
-    await this.writing;
+    this.#closed = true;
+    clearInterval(this.#timer);
+    await this.#writing;
     this.closeNow();
   }
 
   /** When the process is failing and cannot wait: the last events, synchronously. */
   closeNow() {
-    this.closed = true;
-    clearInterval(this.timer);
+    this.#closed = true;
+    clearInterval(this.#timer);
     try {
-      writeFileSync(this.path, this.text(), { mode: 0o600 });
+      writeFileSync(this.path, this.#text(), { mode: 0o600 });
     } catch {}
   }
 }

@@ -61,82 +61,84 @@ const DISCONNECTED = 'the device was disconnected';
 const READ_BUFFER_BYTES = 64 * 1024;
 
 class SerialTransport implements Transport {
-  private readonly port: SerialPort;
-  private readonly queue: WriteQueue;
-  private dataListener: ((text: string) => void) | undefined;
-  private closeListener: ((reason: string) => void) | undefined;
-  private closing = false;
-  private gone = false;
+  readonly #port: SerialPort;
+  readonly #queue: WriteQueue;
+  #dataListener: ((text: string) => void) | undefined;
+  #closeListener: ((reason: string) => void) | undefined;
+  #closing = false;
+  #gone = false;
 
   constructor(port: SerialPort) {
-    this.port = port;
-    this.queue = new WriteQueue({
+    this.#port = port;
+    this.#queue = new WriteQueue({
       writeNow: (bytes) => {
-        const fd = this.binding?.fd;
+        const fd = this.#binding?.fd;
         if (typeof fd !== 'number') throw new Error('the port is not open');
         return writeSync(fd, bytes);
       },
       writeAll: async (bytes) => {
-        const binding = this.binding;
-        if (!binding || this.gone) throw new Error('the port is not open');
+        const binding = this.#binding;
+        if (!binding || this.#gone) throw new Error('the port is not open');
         await binding.write(bytes);
       },
-      lost: (reason) => this.lost(reason),
+      lost: (reason) => this.#lost(reason),
     });
     // A hung-up tty (adapter unplugged, pty peer gone) reads as end-of-file, and bindings-cpp retries
     // such reads without end: if the hang-up lands while a read is under way, the stream never
     // reports it. Watching for the hang-up on the descriptor catches it whatever the reader does.
     // Armed before the first read starts, so the reader's own polling is never displaced.
-    this.binding?.poller?.once('disconnect', (error) => {
-      if (!error?.canceled) this.lost(DISCONNECTED);
+    this.#binding?.poller?.once('disconnect', (error) => {
+      if (!error?.canceled) this.#lost(DISCONNECTED);
     });
-    const fd = this.binding?.fd;
-    const poller = this.binding?.poller;
-    if (typeof fd === 'number' && poller) this.readWhenReadable(fd, poller);
-    else port.on('data', (chunk: Buffer) => this.dataListener?.(chunk.toString('latin1')));
+    const fd = this.#binding?.fd;
+    const poller = this.#binding?.poller;
+    if (typeof fd === 'number' && poller) this.#readWhenReadable(fd, poller);
+    else port.on('data', (chunk: Buffer) => this.#dataListener?.(chunk.toString('latin1')));
     port.on('close', (error?: Error & { disconnected?: boolean }) => {
       const reason = error?.disconnected ? 'the device was disconnected' : (error?.message ?? 'closed');
-      this.lost(reason);
+      this.#lost(reason);
     });
-    port.on('error', (error: Error) => this.lost(error.message));
+    port.on('error', (error: Error) => this.#lost(error.message));
   }
 
   write(data: string): void {
-    this.check();
+    this.#check();
     const bytes = Buffer.from(data, 'latin1');
-    if (typeof this.binding?.fd !== 'number') this.port.write(bytes);
-    else this.queue.write(bytes);
+    if (typeof this.#binding?.fd !== 'number') this.#port.write(bytes);
+    else this.#queue.write(bytes);
   }
 
   writeUrgent(data: string): void {
-    this.check();
-    if (typeof this.binding?.fd !== 'number') {
+    this.#check();
+    if (typeof this.#binding?.fd !== 'number') {
       // No descriptor (Windows): the binding's own write, outside the stream's queue.
-      void this.binding?.write(Buffer.from(data, 'latin1')).catch((error: Error) => this.lost(error.message));
+      void this.#binding
+        ?.write(Buffer.from(data, 'latin1'))
+        .catch((error: Error) => this.#lost(error.message));
       return;
     }
-    this.queue.writeUrgent(data);
+    this.#queue.writeUrgent(data);
   }
 
   onData(listener: (text: string) => void): void {
-    this.dataListener = listener;
+    this.#dataListener = listener;
   }
 
   onClose(listener: (reason: string) => void): void {
-    this.closeListener = listener;
+    this.#closeListener = listener;
   }
 
   async close(): Promise<void> {
-    if (this.closing) return;
-    this.closing = true;
-    if (this.queue.pending && !this.gone) {
+    if (this.#closing) return;
+    this.#closing = true;
+    if (this.#queue.pending && !this.#gone) {
       await Promise.race([
-        this.queue.settled(),
+        this.#queue.settled(),
         new Promise((resolve) => setTimeout(resolve, CLOSE_FLUSH_MS)),
       ]);
     }
-    if (!this.port.isOpen) return;
-    await new Promise<void>((resolve) => this.port.close(() => resolve()));
+    if (!this.#port.isOpen) return;
+    await new Promise<void>((resolve) => this.#port.close(() => resolve()));
   }
 
   /**
@@ -146,13 +148,13 @@ class SerialTransport implements Transport {
    * which made the thread pool's wake-ups most of a line's round trip once the CPU was busy. Never
    * both readers at once: serialport's starts only when something listens for `data`.
    */
-  private readWhenReadable(fd: number, poller: NonNullable<Binding['poller']>) {
+  #readWhenReadable(fd: number, poller: NonNullable<Binding['poller']>) {
     const buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
     const onReadable: PollListener = (error) => {
-      if (this.gone) return;
+      if (this.#gone) return;
       if (error) {
         // Cancelled: the port is closing (its own close event says why).
-        if (!error.canceled) this.lost(error.message);
+        if (!error.canceled) this.#lost(error.message);
         return;
       }
       let bytes: number;
@@ -160,31 +162,31 @@ class SerialTransport implements Transport {
         bytes = readSync(fd, buffer, 0, buffer.length, null);
       } catch (failure) {
         const code = (failure as NodeJS.ErrnoException).code ?? '';
-        if (!AGAIN.has(code)) this.lost(READ_GONE.has(code) ? DISCONNECTED : (failure as Error).message);
-        else if (!this.closing && this.binding?.fd === fd) poller.once('readable', onReadable);
+        if (!AGAIN.has(code)) this.#lost(READ_GONE.has(code) ? DISCONNECTED : (failure as Error).message);
+        else if (!this.#closing && this.#binding?.fd === fd) poller.once('readable', onReadable);
         return;
       }
       // Readable with nothing to read is a hang-up: waiting again would only spin.
-      if (bytes === 0) return this.lost(DISCONNECTED);
-      this.dataListener?.(buffer.toString('latin1', 0, bytes));
+      if (bytes === 0) return this.#lost(DISCONNECTED);
+      this.#dataListener?.(buffer.toString('latin1', 0, bytes));
       // The listener may have closed the port, which destroys the poller there and then: polling a
       // destroyed poller crashes the process (bindings-cpp frees its native handle).
-      if (!this.gone && !this.closing && this.binding?.fd === fd) poller.once('readable', onReadable);
+      if (!this.#gone && !this.#closing && this.#binding?.fd === fd) poller.once('readable', onReadable);
     };
     poller.once('readable', onReadable);
   }
 
-  private get binding(): Binding | undefined {
-    return this.port.port as unknown as Binding | undefined;
+  get #binding(): Binding | undefined {
+    return this.#port.port as unknown as Binding | undefined;
   }
 
-  private check() {
-    if (this.gone || !this.port.isOpen) throw new Error('the port is not open');
+  #check() {
+    if (this.#gone || !this.#port.isOpen) throw new Error('the port is not open');
   }
 
-  private lost(reason: string) {
-    if (this.gone) return;
-    this.gone = true;
-    if (!this.closing) this.closeListener?.(reason);
+  #lost(reason: string) {
+    if (this.#gone) return;
+    this.#gone = true;
+    if (!this.#closing) this.#closeListener?.(reason);
   }
 }

@@ -16,32 +16,32 @@ export interface WriteQueueIo {
 }
 
 export class WriteQueue {
-  private readonly io: WriteQueueIo;
+  readonly #io: WriteQueueIo;
   /** Bytes the OS would not take yet, in wire order; the first may be the rest of a line. */
-  private backlog: Buffer[] = [];
-  private draining: Promise<void> | undefined;
+  #backlog: Buffer[] = [];
+  #draining: Promise<void> | undefined;
 
   constructor(io: WriteQueueIo) {
-    this.io = io;
+    this.#io = io;
   }
 
   /** True while some bytes already given to `write` have not reached the OS. */
   get pending(): boolean {
-    return this.backlog.length > 0 || this.draining !== undefined;
+    return this.#backlog.length > 0 || this.#draining !== undefined;
   }
 
   /** Resolves once the backlog is written (or the port failed). */
   settled(): Promise<void> {
-    return this.draining ?? Promise.resolve();
+    return this.#draining ?? Promise.resolve();
   }
 
   /** One whole line, after anything still queued. */
   write(bytes: Buffer): void {
     if (this.pending) {
-      this.backlog.push(bytes);
+      this.#backlog.push(bytes);
       return;
     }
-    this.writeFirst(bytes);
+    this.#writeFirst(bytes);
   }
 
   /**
@@ -51,38 +51,38 @@ export class WriteQueue {
    */
   writeUrgent(text: string): void {
     const bytes = Buffer.from(this.pending ? `\n${text}` : text, 'latin1');
-    this.backlog = [];
-    this.writeFirst(bytes);
+    this.#backlog = [];
+    this.#writeFirst(bytes);
   }
 
-  private writeFirst(bytes: Buffer) {
+  #writeFirst(bytes: Buffer) {
     let written = 0;
     try {
-      written = this.io.writeNow(bytes);
+      written = this.#io.writeNow(bytes);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? '';
       if (!AGAIN.has(code)) {
-        this.io.lost((error as Error).message);
+        this.#io.lost((error as Error).message);
         throw error;
       }
     }
     if (written >= bytes.length) return;
-    this.backlog.unshift(bytes.subarray(written));
-    this.drain();
+    this.#backlog.unshift(bytes.subarray(written));
+    this.#drain();
   }
 
-  private drain() {
-    if (this.draining) return;
-    this.draining = (async () => {
+  #drain() {
+    if (this.#draining) return;
+    this.#draining = (async () => {
       try {
-        for (let next = this.backlog.shift(); next !== undefined; next = this.backlog.shift()) {
-          await this.io.writeAll(next);
+        for (let next = this.#backlog.shift(); next !== undefined; next = this.#backlog.shift()) {
+          await this.#io.writeAll(next);
         }
       } catch (error) {
-        this.backlog = [];
-        this.io.lost((error as Error).message);
+        this.#backlog = [];
+        this.#io.lost((error as Error).message);
       } finally {
-        this.draining = undefined;
+        this.#draining = undefined;
       }
     })();
   }
