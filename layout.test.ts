@@ -142,6 +142,43 @@ describe('import rules (DESIGN.md)', () => {
     expect(reached).toContain(join(ROOT, 'server', 'config', 'index.ts'));
   });
 
+  it('the fleet publisher reaches nothing of the machine but the read-only feed', () => {
+    // What the fleet module hears from the shop's broker must have no path to the machine: of our
+    // code it may import only the `machine` datasource's feed, the configuration, the logger and the
+    // version; of packages only MQTT and Node's own.
+    const fleet = join(ROOT, 'server', 'fleet');
+    const shares = [
+      'server/fleet',
+      'server/gateway/realtime/machine-feed.ts',
+      'server/config',
+      'server/log.ts',
+      'bridge/version.ts',
+    ].map((path) => path.split('/').join(sep));
+    const files = sources(fleet).filter((file) => !isTest(file));
+    const problems: string[] = [];
+    for (const file of files) {
+      for (const { specifier } of importsOf(file)) {
+        const path = local(file, specifier);
+        const target = path === undefined ? undefined : relative(ROOT, resolve(dirname(file), path));
+        const allowed =
+          target === undefined
+            ? /^(node:|mqtt$)/.test(specifier)
+            : shares.some((share) => target === share || target.startsWith(`${share}${sep}`));
+        if (!allowed) problems.push(`${relative(ROOT, file)} → ${specifier}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // Nor through what it shares: nothing it reaches is the machine's link, process or host.
+    const reached = [...reachableFrom(files)].map((file) => relative(ROOT, file));
+    const machineSide = reached.filter(
+      (file) =>
+        file.startsWith(`${join('server', 'machine')}${sep}`) ||
+        file === join('engine', 'machine', 'host.ts'),
+    );
+    expect(machineSide).toEqual([]);
+    expect(reached).toContain(join('server', 'gateway', 'realtime', 'machine-feed.ts'));
+  });
+
   it('the gateway takes the services from the composition root, not from GraphQL', () => {
     // GraphQL and the gateway are two transports over the same services (server/services.ts);
     // neither reaches into the other. Tests may still start a core through GraphQL's fixtures.
