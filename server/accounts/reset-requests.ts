@@ -1,7 +1,10 @@
 import { LimiterUnavailable, type RequestQuota } from '../auth/rate-limit.ts';
 import type { Logger } from '../log.ts';
 
-/** Requests acted on per email and per client address in an hour (issue #10, item 5). */
+/**
+ * Requests acted on per email and per client address in an hour; past them a request still answers
+ * true but stores and audits nothing, so a script cannot fill the store or the audit log.
+ */
 export const RESETS_PER_EMAIL_PER_HOUR = 3;
 export const RESETS_PER_IP_PER_HOUR = 20;
 const HOUR_SECONDS = 3600;

@@ -46,7 +46,7 @@ export async function registerUser(
 ): Promise<string> {
   const { store, passwords, audit } = services;
   const firstRun = isFirstRunCaller(services, caller);
-  // Being on the workstation is not enough: a web page open in its browser is too (issue 10).
+  // Being on the workstation is not enough: a web page open in its browser is too.
   if (firstRun && !services.setupCode.matches(input.setupCode))
     throw new ServiceError('FORBIDDEN', SETUP_CODE_REQUIRED);
   const closed = firstRun ? null : registrationClosed(readPolicy(store).registrationMode);

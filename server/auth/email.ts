@@ -7,7 +7,7 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
 /** The spec's deliberately simple rule; expects a normalised address. */
 export function isValidEmail(email: string): boolean {
-  // C0 and C1 control characters (issue 10): they end strings in logs and headers downstream.
+  // C0 and C1 control characters: they end strings in logs and headers downstream.
   if (email.length > 254 || /\p{Cc}/u.test(email)) return false;
   const parts = email.split('@');
   if (parts.length !== 2) return false;

@@ -1,4 +1,4 @@
-// The one-time setup code for the first admin (dashboard spec §6.1, as changed by issue 10): a page
+// The one-time setup code for the first admin (dashboard spec §6.1): a page
 // open in a browser on the workstation reaches the LAN door from loopback too, so being local is
 // not enough to create the first admin; knowing what the workstation printed or showed is.
 import { randomInt, timingSafeEqual } from 'node:crypto';

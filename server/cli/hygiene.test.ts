@@ -1,4 +1,4 @@
-// Process hygiene of `towpath serve` (issue #10, item 8), with real processes: no orphaned core
+// Process hygiene of `towpath serve`, with real processes: no orphaned core
 // once its parent is gone, a stop that aborts planning and leaves no temporary file, and start-up
 // removing what a SIGKILL left behind.
 import { spawn } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Start-up of the `towpath` command: each command loads only what it uses (spec: issue 17 item 1),
+// Start-up of the `towpath` command: each command loads only what it uses, so a short one starts fast,
 // and a prebuilt bundle of the winding commands is used only while its sources are unchanged.
 import { statSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The ready Winder dashboard of the first admin (issue 16), through the real API.
+// The ready Winder dashboard of the first admin, through the real API.
 import { afterEach, describe, expect, it } from 'vitest';
 import { gql } from '../testing/graphql.ts';
 import { PASSWORD, signIn } from '../testing/graphql-fixture.ts';

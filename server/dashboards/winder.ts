@@ -1,4 +1,4 @@
-// The ready "Winder" dashboard (issue 16): when the first admin account is made (CREATE_ADMIN or the
+// The ready "Winder" dashboard: when the first admin account is made (CREATE_ADMIN or the
 // first-run setup), it gets a private dashboard on the workstation's own `machine` datasource, so
 // the shop has a useful screen before anyone builds one.
 import type { UserRow } from '../db/repositories/users.ts';

@@ -715,7 +715,7 @@ describe('audit', () => {
     const all = await list('limit: 0');
     expect(all.length).toBe(1);
     const every = await list('');
-    // The bootstrap admin's Winder dashboard (issue 16) is recorded right after the admin.
+    // The bootstrap admin's ready Winder dashboard is recorded right after the admin.
     expect(every.map((e) => e.action)).toEqual([
       'user.admin_created',
       'user.admin_created',

@@ -1,4 +1,4 @@
-// GraphQL over HTTP compliance (issue 5): the `graphql-http` server audits against `/graphql` of a
+// GraphQL over HTTP compliance: the `graphql-http` server audits against `/graphql` of a
 // real workstation. Every MUST passes; SHOULD and MAY results are annotated, never required.
 import { type AuditResult, serverAudits } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

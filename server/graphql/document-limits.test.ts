@@ -1,4 +1,4 @@
-// Hostile GraphQL documents against a real workstation (issue 10, item 1): limited before parsing,
+// Hostile GraphQL documents against a real workstation: limited before parsing,
 // refused without a stack overflow, and the parse caches bounded in bytes.
 import { buildSchema, GraphQLError, getLocation, parse, Source, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

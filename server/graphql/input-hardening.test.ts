@@ -1,4 +1,4 @@
-// Smaller findings of issue 10 (item 9) against a real workstation: emails with control characters
+// Small input-hardening rules against a real workstation: emails with control characters
 // are invalid, and the X-Forwarded-For mismatch warning is logged at most once a minute.
 import { Writable } from 'node:stream';
 import { pino } from 'pino';

@@ -321,7 +321,7 @@ export class ByteBoundedCache<V> {
   }
 }
 
-/** Parse and validation caches together (issue 10: at most 50 MB). */
+/** Parse and validation caches together: bounded in bytes, so hostile documents cannot grow the heap. */
 export const CACHE_BUDGET_BYTES = 50 * 1024 * 1024;
 const ERROR_CACHE_BYTES = 5 * 1024 * 1024;
 /** Measured: a parsed document holds about 500 bytes per token (node, name, location, token). */

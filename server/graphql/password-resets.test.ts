@@ -1,4 +1,4 @@
-// Password reset requests (issue #10, item 5) over real HTTP: a quota per email and per client
+// Password reset requests over real HTTP: a quota per email and per client
 // address, nothing stored or audited beyond it, one live token per account, hourly pruning.
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';

@@ -1,5 +1,5 @@
-// The permission matrix of dashboard spec §17 for every operation of the accounts issue, over real
-// HTTP against a real workstation.
+// The permission matrix of dashboard spec §17 for every account and administration operation, over
+// real HTTP against a real workstation.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCode } from '../testing/graphql.ts';
 import {

@@ -6,7 +6,8 @@ import type { RequestContext } from './context.ts';
 /**
  * Root Query fields whose answer is a function of the stored rows and the calling user alone: no
  * clock, no side effect (no audit, no counter), no configuration that changes while serving. The
- * dashboard list is the LAN's hot read (issue 12: ≥ 1,000 requests/s for 300 of 1,000 dashboards).
+ * dashboard list is the LAN's hot read (the bench's `dashboards.list_300_of_1000.rate`: ≥ 1,000
+ * requests/s for 300 of 1,000 dashboards).
  */
 const STORED_READS = new Set(['dashboards', 'dashboard']);
 

@@ -9,7 +9,7 @@ import type { Logger } from '../log.ts';
 /** Largest request body any door accepts (the winding spec's limit). */
 export const BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 
-/** How long a door waits on a client (issue 10, item 7). */
+/** How long a door waits on a client, so a slow or stuck one cannot hold a socket for ever. */
 export interface HttpTimeouts {
   /** Whole request, headers and body: a body trickling in or never finished gets 408. */
   requestMs: number;

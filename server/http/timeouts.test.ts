@@ -1,4 +1,4 @@
-// Slow and stuck clients against a real workstation (issue 10, item 7): a body that trickles in or
+// Slow and stuck clients against a real workstation: a body that trickles in or
 // never arrives gets 408, idle keep-alive connections are closed, and an event stream requested with
 // `Connection: close` ends. The workstation runs with short timeouts; the shipped ones are checked
 // on the app itself.

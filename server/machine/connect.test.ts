@@ -1,5 +1,5 @@
-// Machine connect requests against a real workstation (issue 10, item 9): a port path with a NUL
-// and a baud rate off the list are refused with 400 before any port is opened.
+// Machine connect requests against a real workstation: a port path with a NUL and a baud
+// rate off the list are refused with 400 before any port is opened.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BAUD_RATES } from '../../engine/machine/contract.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';

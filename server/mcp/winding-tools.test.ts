@@ -1,4 +1,4 @@
-// The workstation's winding tools over MCP (issue 17 item 2), end to end: the SDK's Client starts the
+// The workstation's winding tools over MCP, end to end: the SDK's Client starts the
 // combined server (`node server/mcp/sidecar.ts mcp`, the sidecar's own entry) over stdio and calls
 // each tool on every reference case, valid and invalid, comparing with the reference bodies.
 import { copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
-// The workstation's four MCP tools (issue 17; spec/task-bridge.md §9 lists them after the 16 task
-// tools in the sidecar's combined server): validate_wind, plan_wind, simulate_gcode and
+// The workstation's four MCP tools (docs/mcp.md; the sidecar's combined server lists them after the
+// 16 task tools of spec/task-bridge.md §9): validate_wind, plan_wind, simulate_gcode and
 // machine_status. The first three run the winding door's own from-file operations (same path
 // policy, reading and output rules, atomic write) and answer its bodies; machine_status asks the
 // running workstation. Nothing here moves the machine.

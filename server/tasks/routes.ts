@@ -25,7 +25,10 @@ export interface TaskRoutesOptions {
 
 export const FORBIDDEN = { code: 'FORBIDDEN', message: 'Only the workstation itself may use the task app' };
 
-/** Plain words for the failures an operator can do something about (issue #17 item 3). */
+/**
+ * Plain words for the failures an operator can do something about, shown as they are on the Tasks
+ * page; the bridge's own messages name URLs, variables and token files for a script's user.
+ */
 const PLAIN: Record<string, string> = {
   APP_UNAVAILABLE: 'The task app is not running',
   UNAUTHORIZED: 'The task app rejected the access token',

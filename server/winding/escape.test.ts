@@ -1,4 +1,4 @@
-// Escape from the allowed roots (issue #10, item 6), against a real workstation over loopback: a
+// Escape from the allowed roots, against a real workstation over loopback: a
 // folder inside the root flipping between a real directory and a symlink to the outside while
 // plans are written, paths too long to canonicalise, and temporary files left by a crash.
 import { spawn } from 'node:child_process';

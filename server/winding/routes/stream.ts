@@ -20,7 +20,7 @@ export async function streamRoute(
     if (body.gcode.trim() === '') throw new HttpError(400, 'G-code program contained no commands');
     const port = body.port?.trim() ?? '';
     if (!body.dry_run && port === '') throw new HttpError(400, 'port is required when dry_run is false');
-    // A NUL ends the path at the system call and opens another device (issue 10).
+    // A NUL ends the path at the system call and opens another device.
     if (port.includes('\0'))
       throw new HttpError(400, 'Invalid request body: port: must not contain NUL characters');
     const program = prepareProgram(body.gcode);
