@@ -4,6 +4,7 @@
 // state string whether a job may start or the machine is busy.
 import { z } from 'zod';
 import type { MACHINE_ROUTES } from './door.ts';
+import { AXIS_FORMATS, JOG_STEPS, MANUAL_AXES, MAX_JOG_FEED } from './manual.ts';
 import type { MachineState, MachineStatus } from './types.ts';
 
 export * from './door.ts';
@@ -42,6 +43,8 @@ export interface StreamResponse {
 }
 
 export const connectRequest = z.object({
+  /** Which letters the winder's A and B axes are on this controller (xab: A, B; xyz: Y, Z). */
+  axisFormat: z.enum(AXIS_FORMATS, { error: `must be one of ${AXIS_FORMATS.join(', ')}` }).optional(),
   // A NUL ends the path at the system call: "/dev/ttyUSB0\0x" would open something else.
   port: z
     .string()
@@ -61,6 +64,37 @@ export const connectRequest = z.object({
 export type ConnectRequest = z.infer<typeof connectRequest>;
 
 export const commandRequest = z.object({ command: z.string() });
+export interface CommandResponse {
+  /** The controller's lines up to and including its `ok` (none for `M112`, which is the e-stop). */
+  responses: string[];
+}
+
+const manualAxis = z.enum(MANUAL_AXES, { error: `must be one of ${MANUAL_AXES.join(', ')}` });
+const axisOrAll = z.enum([...MANUAL_AXES, 'all'], { error: `must be one of ${MANUAL_AXES.join(', ')}, all` });
+
+/** `axis` absent means all three. */
+export const homeRequest = z.object({ axis: axisOrAll.optional() });
+export const zeroRequest = homeRequest;
+export type HomeRequest = z.infer<typeof homeRequest>;
+
+const jogSteps = JOG_STEPS.flatMap((step) => [step, -step]);
+export const jogRequest = z.object({
+  axis: manualAxis,
+  /** Signed: the direction is its sign (mm for X, degrees for A and B). */
+  step: z.number().refine((step) => jogSteps.includes(step), `must be one of ±${JOG_STEPS.join(', ±')}`),
+  /** mm or degrees per minute. */
+  feed: z.number().refine((feed) => Number.isFinite(feed) && feed > 0 && feed <= MAX_JOG_FEED, {
+    message: `must be more than 0 and at most ${MAX_JOG_FEED}`,
+  }),
+});
+export type JogRequest = z.infer<typeof jogRequest>;
+
+/** What a manual action answers: the lines sent, the controller's answers, and the status after. */
+export interface ManualResponse {
+  commands: string[];
+  responses: string[];
+  status: MachineStatus;
+}
 
 export const jobRequest = z.union([
   z.object({ gcode: z.string(), path: z.undefined().optional() }),

@@ -9,7 +9,14 @@ export const MACHINE_ROUTES = {
   ports: '/api/machine/ports',
   connect: '/api/machine/connect',
   disconnect: '/api/machine/disconnect',
+  /** The console: one line to the controller, answered with what it said up to its `ok`. */
   command: '/api/machine/command',
+  /** Manual control, refused while a job runs or is paused: `G28`, a relative jog, `G92`, `M114`, `M18`. */
+  home: '/api/machine/home',
+  jog: '/api/machine/jog',
+  zero: '/api/machine/zero',
+  position: '/api/machine/position',
+  motorsOff: '/api/machine/motors-off',
   job: '/api/machine/job',
   pause: '/api/machine/pause',
   resume: '/api/machine/resume',

@@ -15,6 +15,7 @@ import {
 import { classify, isAdvancedOk, type Received, ReceivedLineSplitter } from './received.ts';
 import type { Transport, TransportOpener } from './transport.ts';
 import type {
+  AxisPosition,
   ControllerInfo,
   JobOutcome,
   JobProgress,
@@ -136,6 +137,8 @@ export class MarlinHost {
   #lineHolders = 0;
   #job: Job | undefined;
   #lastProgress: JobProgress | null = null;
+  /** The last position the controller reported on this connection. */
+  #position: AxisPosition | undefined;
 
   constructor(options: MarlinHostOptions) {
     this.#open = options.open;
@@ -155,7 +158,18 @@ export class MarlinHost {
       baudRate: this.#baudRate,
       controller: this.#controller,
       job: this.#job ? this.#progressOf(this.#job) : this.#lastProgress,
+      ...(this.#position === undefined ? {} : { position: this.#position }),
     };
+  }
+
+  /**
+   * Records the position the controller reported (its `M114` answer, read by whoever sent it) and
+   * tells the listeners; undefined once it is no longer known. A new connection forgets it.
+   */
+  notePosition(position: AxisPosition | undefined): void {
+    if (position === undefined && this.#position === undefined) return;
+    this.#position = position;
+    this.#emit({ type: 'position', position: position ?? null });
   }
 
   /** Receives every event in order; returns the function that unsubscribes. */
@@ -178,6 +192,7 @@ export class MarlinHost {
     this.#baudRate = baudRate;
     this.#controller = null;
     this.#lastProgress = null;
+    this.notePosition(undefined);
     this.#resyncPending = false;
     this.#splitter.reset();
     this.#setState('connecting');
@@ -237,6 +252,7 @@ export class MarlinHost {
     this.#port = null;
     this.#baudRate = null;
     this.#controller = null;
+    this.notePosition(undefined);
     this.#setState('idle');
   }
 
@@ -795,6 +811,8 @@ export class MarlinHost {
     const gate = this.#job?.gate;
     if (this.#job) this.#job.gate = undefined;
     gate?.reject(error);
+    // Steps may have been lost (an e-stop, a dead controller): the last report no longer holds.
+    this.notePosition(undefined);
     this.#emit({ type: 'error', message: error.message });
     this.#setState('error', error.message);
   }

@@ -1,5 +1,6 @@
 // States, status and events of the machine controller (spec/winding.md §6.5). Field names are the
 // wire names the renderer and the CLI read.
+import type { AxisFormat } from '../plan/types.ts';
 
 export type MachineState =
   | 'idle'
@@ -32,6 +33,13 @@ export interface ControllerInfo {
   advancedOk: boolean;
 }
 
+/** The winder's position (mm for X, degrees for A and B), as the controller's `M114` reported it. */
+export interface AxisPosition {
+  x: number;
+  a: number;
+  b: number;
+}
+
 export interface MachineStatus {
   state: MachineState;
   message?: string;
@@ -39,6 +47,10 @@ export interface MachineStatus {
   baudRate: number | null;
   controller: ControllerInfo | null;
   job: JobProgress | null;
+  /** While connected: which controller letters the winder's A and B axes are (xab: A, B; xyz: Y, Z). */
+  axisFormat?: AxisFormat;
+  /** While connected, once read: the position after the last manual move or job. */
+  position?: AxisPosition;
 }
 
 export type MachineEventBody =
@@ -48,6 +60,8 @@ export type MachineEventBody =
   | { type: 'waiting-for-user'; text: string }
   | { type: 'log'; direction: 'rx' | 'tx'; text: string }
   | { type: 'error'; message: string }
+  /** The position was read (after a manual move, at the end of a job) or became unknown (null). */
+  | { type: 'position'; position: AxisPosition | null }
   | { type: 'complete'; acknowledged: number; total: number; elapsed_s: number };
 
 export type MachineEvent = MachineEventBody & { seq: number };

@@ -3,7 +3,9 @@
 // serial port and one job at a time.
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
+import { MachineError } from '../../../engine/errors.ts';
 import type { Clock } from '../../../engine/machine/clock.ts';
+import { isConnected, type ManualResponse } from '../../../engine/machine/contract.ts';
 import { MachineStateError } from '../../../engine/machine/errors.ts';
 import {
   BUSY_MESSAGE,
@@ -11,9 +13,23 @@ import {
   type HostTimings,
   MarlinHost,
 } from '../../../engine/machine/host.ts';
+import {
+  asksPosition,
+  axisLetters,
+  checkConsoleLine,
+  homeCommand,
+  jogCommands,
+  type ManualAxis,
+  MOTORS_OFF_COMMAND,
+  movesOrSetsPosition,
+  POSITION_COMMAND,
+  parsePosition,
+  zeroCommand,
+} from '../../../engine/machine/manual.ts';
 import { type Program, ProgramError, prepareProgram } from '../../../engine/machine/program.ts';
 import type { TransportOpener } from '../../../engine/machine/transport.ts';
-import type { JobOutcome, MachineEvent, MachineStatus } from '../../../engine/machine/types.ts';
+import type { AxisPosition, JobOutcome, MachineEvent, MachineStatus } from '../../../engine/machine/types.ts';
+import type { AxisFormat } from '../../../engine/plan/types.ts';
 import type { Logger } from '../../log.ts';
 import { listSerialPorts, type SerialPortList } from './ports.ts';
 import { openSerialPort } from './serial-transport.ts';
@@ -33,6 +49,9 @@ export interface MachineControllerOptions {
  */
 export type JobSource = { gcode: string } | { path: string; shown?: string; encoding?: BufferEncoding };
 
+/** A manual action still queued or running: a job must not start between its lines. */
+const MANUAL_IN_PROGRESS = 'A manual command is in progress; wait until it has finished';
+
 export interface DryRunResult {
   commands_streamed: number;
   total_commands: number;
@@ -47,6 +66,17 @@ export class MachineController {
   private reserved = false;
   /** `seq` of the last event: answers carry it so a watcher can order them among the events. */
   lastSeq = 0;
+  /** Which letters the winder's axes have on the open connection. */
+  #axisFormat: AxisFormat = 'xab';
+  /**
+   * Manual actions run one after another, never interleaved: a jog's `G91` … `G90` must not have
+   * another line (a console move, a job's first line) between them.
+   */
+  #manualQueue: Promise<unknown> = Promise.resolve();
+  /** Operator actions queued or running (the position read after a job is not one). */
+  #manualActions = 0;
+  /** The position was read on this connection: it is read again whenever a job ends. */
+  #tracksPosition = false;
 
   constructor(options: MachineControllerOptions = {}) {
     this.host = new MarlinHost({
@@ -63,7 +93,8 @@ export class MachineController {
   }
 
   status(): MachineStatus {
-    return this.host.status();
+    const status = this.host.status();
+    return isConnected(status.state) ? { ...status, axisFormat: this.#axisFormat } : status;
   }
 
   subscribe(listener: (event: MachineEvent) => void): () => void {
@@ -74,21 +105,70 @@ export class MachineController {
     return this.listPortsImpl();
   }
 
-  async connect(port: string, baudRate: number = DEFAULT_BAUD_RATE): Promise<MachineStatus> {
+  async connect(
+    port: string,
+    baudRate: number = DEFAULT_BAUD_RATE,
+    axisFormat: AxisFormat = 'xab',
+  ): Promise<MachineStatus> {
     this.ensureFree();
-    return this.host.connect(port, baudRate);
+    const before = this.host.status();
+    const reused = isConnected(before.state) && before.port === port;
+    await this.host.connect(port, baudRate);
+    if (!reused) this.#tracksPosition = false;
+    // A position read with other letters is not this format's.
+    if (axisFormat !== this.#axisFormat) this.host.notePosition(undefined);
+    this.#axisFormat = axisFormat;
+    return this.status();
   }
 
   async disconnect(): Promise<MachineStatus> {
     this.ensureFree();
+    // Only the position read after a job can be queued now; it takes a moment.
+    await this.#manualQueue;
     await this.host.disconnect();
     return this.status();
   }
 
-  /** One manual command, framed; resolves with the controller's answer up to its `ok`. */
-  send(command: string): Promise<string[]> {
-    if (this.reserved && this.host.state !== 'paused') throw new MachineStateError(BUSY_MESSAGE);
-    return this.host.send(command);
+  /**
+   * The console: one line, framed; resolves with the controller's answer up to its `ok`. `M112` is
+   * the emergency stop whatever runs; anything else is refused during a job. A move or a new
+   * origin typed here is followed by a position read, as after the jog pad's.
+   */
+  async send(command: string): Promise<string[]> {
+    if (/^\s*M112(\s|;|$)/i.test(command)) return this.host.send(command);
+    this.#refuseDuringJob();
+    checkConsoleLine(command);
+    return this.#manual(async () => {
+      const responses = await this.host.send(command);
+      if (asksPosition(command)) this.#notePosition(parsePosition(responses, this.#axisFormat));
+      else if (movesOrSetsPosition(command)) await this.#readPosition().catch(() => undefined);
+      return responses;
+    });
+  }
+
+  /** `G28` for one axis or all; the position is read after it. */
+  home(axis: ManualAxis | 'all' = 'all'): Promise<ManualResponse> {
+    return this.#manualAction([homeCommand(this.#axisFormat, axis)]);
+  }
+
+  /** A relative move of `step` (mm or degrees, signed) at `feed` per minute; then the position is read. */
+  jog(axis: ManualAxis, step: number, feed: number): Promise<ManualResponse> {
+    return this.#manualAction(jogCommands(this.#axisFormat, axis, step, feed));
+  }
+
+  /** `G92`: where the axis (or every axis) stands becomes zero. */
+  zero(axis: ManualAxis | 'all' = 'all'): Promise<ManualResponse> {
+    return this.#manualAction([zeroCommand(this.#axisFormat, axis)]);
+  }
+
+  /** `M18`: the steppers go limp, so the mandrel can be turned by hand. */
+  motorsOff(): Promise<ManualResponse> {
+    return this.#manualAction([MOTORS_OFF_COMMAND]);
+  }
+
+  /** `M114`, read into X, A and B; a 502 when the answer has not all three. */
+  readPosition(): Promise<ManualResponse> {
+    return this.#manualAction([], { strict: true });
   }
 
   /** Starts a job on the open connection and returns once it runs; progress comes as events. */
@@ -97,6 +177,7 @@ export class MachineController {
     const program = await loadProgram(source);
     this.ensureFree();
     const job = this.host.startJob(program);
+    this.#jobStarted(job.done);
     return { total: job.total };
   }
 
@@ -160,6 +241,8 @@ export class MachineController {
         opened = true;
       }
       const job = this.host.startJob(program);
+      // A connection opened for this job alone closes after it: nothing to read then.
+      if (!opened) this.#jobStarted(job.done);
       onStarted?.();
       return await job.done;
     } finally {
@@ -180,6 +263,82 @@ export class MachineController {
     const state = this.host.state;
     if (this.reserved || state === 'streaming' || state === 'paused')
       throw new MachineStateError(BUSY_MESSAGE);
+    if (this.#manualActions > 0) throw new MachineStateError(MANUAL_IN_PROGRESS);
+  }
+
+  /** Manual control waits for no job: it is refused with the reason while one holds the machine. */
+  #refuseDuringJob() {
+    const state = this.host.state;
+    if (state === 'paused')
+      throw new MachineStateError('Manual control is refused while a job is paused; cancel the job first');
+    if (this.reserved || state === 'streaming')
+      throw new MachineStateError('Manual control is refused while a job is running');
+  }
+
+  /** Runs an operator action after those before it; refused if a job took the machine meanwhile. */
+  #manual<T>(work: () => Promise<T>): Promise<T> {
+    this.#manualActions++;
+    const run = this.#manualQueue.then(() => {
+      this.#refuseDuringJob();
+      return work();
+    });
+    this.#manualQueue = run.then(
+      () => {},
+      () => {},
+    );
+    return run.finally(() => {
+      this.#manualActions--;
+    });
+  }
+
+  /** Sends `commands` in order, then reads the position (strictly: an unreadable answer is a 502). */
+  #manualAction(commands: string[], { strict = false } = {}): Promise<ManualResponse> {
+    this.#refuseDuringJob();
+    return this.#manual(async () => {
+      const sent: string[] = [];
+      const responses: string[] = [];
+      for (const command of commands) {
+        sent.push(command);
+        responses.push(...(await this.host.send(command)));
+      }
+      sent.push(POSITION_COMMAND);
+      const answer = await this.host.send(POSITION_COMMAND);
+      responses.push(...answer);
+      const position = parsePosition(answer, this.#axisFormat);
+      this.#notePosition(position);
+      if (strict && !position) throw new MachineError(this.#unreadable(answer));
+      return { commands: sent, responses, status: this.status() };
+    });
+  }
+
+  /** `M114` into the status; undefined (and the position unknown) when its answer has not all axes. */
+  async #readPosition(): Promise<AxisPosition | undefined> {
+    const position = parsePosition(await this.host.send(POSITION_COMMAND), this.#axisFormat);
+    this.#notePosition(position);
+    return position;
+  }
+
+  #notePosition(position: AxisPosition | undefined) {
+    if (position) this.#tracksPosition = true;
+    this.host.notePosition(position);
+  }
+
+  #unreadable(answer: string[]): string {
+    const letters = Object.values(axisLetters(this.#axisFormat)).join(', ');
+    return `The controller's answer to M114 has no ${letters} position (axis format ${this.#axisFormat}): ${answer.join(' | ') || 'nothing'}`;
+  }
+
+  /** The job moves the machine: the position shown is stale until it ends and is read again. */
+  #jobStarted(done: Promise<JobOutcome>) {
+    this.host.notePosition(undefined);
+    void done.then((outcome) => {
+      if (outcome.status === 'error' || !this.#tracksPosition) return;
+      const read = this.#manualQueue.then(() => {
+        if (isConnected(this.host.state) && this.host.state !== 'streaming' && this.host.state !== 'paused')
+          return this.#readPosition();
+      });
+      this.#manualQueue = read.catch(() => {});
+    });
   }
 
   private log(event: MachineEvent) {

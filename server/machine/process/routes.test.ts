@@ -238,9 +238,12 @@ describe('/api/machine/*', () => {
       status: { state: 'error', message: 'Emergency stop' },
     });
     expect(s.fake.estopAt).toBeDefined();
-    expect(s.fake.commands).toEqual(
-      Array.from({ length: s.fake.commands.length }, (_, i) => (i === 0 ? 'G28' : `G0 X${i - 1}`)),
-    );
+    // The console's move is followed by a position read before the job's lines.
+    expect(s.fake.commands).toEqual([
+      'G28',
+      'M114',
+      ...Array.from({ length: s.fake.commands.length - 2 }, (_, i) => `G0 X${i}`),
+    ]);
   });
 
   it('stops on e-stop whatever the body, even an empty one sent as JSON', async () => {

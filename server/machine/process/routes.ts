@@ -11,13 +11,17 @@ import { MachineError } from '../../../engine/errors.ts';
 import {
   CORE_ORIGINS_HEADER,
   CORE_PID_HEADER,
+  type CommandResponse,
   commandRequest,
   connectRequest,
   EVENT_SEQ_HEADER,
+  homeRequest,
   jobRequest,
+  jogRequest,
   MACHINE_ROUTES,
   type StreamResponse,
   streamRequest,
+  zeroRequest,
 } from '../../../engine/machine/contract.ts';
 import { MachineStateError } from '../../../engine/machine/errors.ts';
 import { ProgramError } from '../../../engine/machine/program.ts';
@@ -128,15 +132,29 @@ export async function machineRoutes(
   app.get(MACHINE_ROUTES.ports, async () => machine.listPorts());
 
   app.post(MACHINE_ROUTES.connect, async (request) => {
-    const { port, baudRate } = parseBody(connectRequest, spooledOf(request)?.fields);
-    return machine.connect(port, baudRate);
+    const { port, baudRate, axisFormat } = parseBody(connectRequest, spooledOf(request)?.fields);
+    return machine.connect(port, baudRate, axisFormat);
   });
   app.post(MACHINE_ROUTES.disconnect, async () => machine.disconnect());
 
-  app.post(MACHINE_ROUTES.command, async (request) => {
+  app.post(MACHINE_ROUTES.command, async (request): Promise<CommandResponse> => {
     const { command } = parseBody(commandRequest, spooledOf(request)?.fields);
     return { responses: await machine.send(command) };
   });
+  app.post(MACHINE_ROUTES.home, async (request) => {
+    const { axis } = parseBody(homeRequest, spooledOf(request)?.fields);
+    return machine.home(axis);
+  });
+  app.post(MACHINE_ROUTES.jog, async (request) => {
+    const { axis, step, feed } = parseBody(jogRequest, spooledOf(request)?.fields);
+    return machine.jog(axis, step, feed);
+  });
+  app.post(MACHINE_ROUTES.zero, async (request) => {
+    const { axis } = parseBody(zeroRequest, spooledOf(request)?.fields);
+    return machine.zero(axis);
+  });
+  app.post(MACHINE_ROUTES.position, async () => machine.readPosition());
+  app.post(MACHINE_ROUTES.motorsOff, async () => machine.motorsOff());
 
   app.post(MACHINE_ROUTES.job, async (request, reply) => {
     const body = spooledOf(request);
