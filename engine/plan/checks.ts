@@ -5,12 +5,13 @@ import { g6, gcd, pyrepr, rhe } from '../numeric.ts';
 import type { HelicalLayer, Layer, WindDefinition } from '../wind/types.ts';
 import { coneKinematics, coneLayerProblem, isCone } from './cone.ts';
 import { type HelicalKinematics, helicalKinematics } from './kinematics.ts';
+import { MAX_PROGRAM_LINES, PROGRAM_TOO_LONG_TEXT } from './limits.ts';
 import { type GeodesicKinematics, geodesicKinematics } from './vessel.ts';
 
 /** What the checks found out about a layer that generation needs. */
 export type LayerKinematics = HelicalKinematics | GeodesicKinematics | null;
 
-export const MAX_PROGRAM_LINES = 50_000_000;
+export { MAX_PROGRAM_LINES } from './limits.ts';
 
 /** What the checks carry from one layer to the next. */
 export interface CheckState {
@@ -89,7 +90,8 @@ export function checkLayer(
 
   let geodesic: GeodesicKinematics | null = null;
   if (layer.windType === 'geodesic') {
-    const planned = geodesicKinematics(layer, mandrel, definition.towParameters);
+    const budget = MAX_PROGRAM_LINES - state.estimate - 1;
+    const planned = geodesicKinematics(layer, mandrel, definition.towParameters, budget);
     if (typeof planned === 'string') throw fail(planned);
     geodesic = planned;
   }
@@ -99,7 +101,7 @@ export function checkLayer(
   const lines = estimatedLayerLines(layer, L, kinematics?.numCircuits ?? 0, stations, geodesic?.lines);
   state.estimate += 1 + lines;
   if (!(state.estimate <= MAX_PROGRAM_LINES)) {
-    throw fail(`the program would exceed ${MAX_PROGRAM_LINES} G-code lines`);
+    throw fail(PROGRAM_TOO_LONG_TEXT);
   }
   if (geodesic !== null) return geodesic;
 

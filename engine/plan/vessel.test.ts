@@ -420,6 +420,24 @@ describe('geodesic layer choices', () => {
     });
   }
 
+  it('refuses sizes that would exhaust memory or the line limit before building them', () => {
+    expect(() => checkPlan(vessel([geodesic()], undefined, { meridianSegments: 100_001 }))).toThrow(
+      'Layer 1: meridianSegments 100001 is more than the 100000 frusta a dome may have',
+    );
+    expect(() => checkPlan(vessel([geodesic({ stationSpacingMM: 1e-6 })]))).toThrow(
+      /^Layer 1: stationSpacingMM 1e-06 mm gives about 1\.\d+e\+09 stations per circuit of 1\d{3}\.\d+ mm of fibre, more than the 2000000 the planner allows$/,
+    );
+    expect(() => checkPlan(vessel([geodesic()], undefined, { diameter: 1e9 }))).toThrow(
+      /^Layer 1: stationSpacingMM 1\.0 mm gives about [\d.]+e\+09 stations per circuit/,
+    );
+    expect(() => checkPlan(vessel([geodesic()], undefined, { diameter: 2e5 }))).toThrow(
+      'Layer 1: the program would exceed 50000000 G-code lines',
+    );
+    expect(() => checkPlan(vessel([geodesic()], undefined, {}, 1e-5))).toThrow(
+      'Layer 1: the program would exceed 50000000 G-code lines',
+    );
+  });
+
   it('a dwell that closes no pattern names the one "auto" would take', () => {
     expect(() => checkPlan(vessel([geodesic({ poleDwellDegrees: 0 })]))).toThrow(
       /^Layer 1: poleDwellDegrees 0\.0° closes no pattern of these circuits: .*; "auto" would dwell [\d.]+°$/,

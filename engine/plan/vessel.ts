@@ -3,18 +3,23 @@
 // stations pole to pole and back on the chain of frusta, and the pattern (circuits, advance, pole
 // dwell) that makes the circuits close evenly. Everything a geodesic layer cannot be wound from
 // is found here, before a line is written, with the reason in words.
-import { DEG, g6, gcd, pyrepr } from '../numeric.ts';
+import { DEG, g6, gcd, pyrepr, RAD } from '../numeric.ts';
 import type { Dome, GeodesicLayer, MandrelParameters, TowParameters } from '../wind/types.ts';
 import { type BossTurns, geodesicCircuit, type PathStations, type Vessel } from './circuit.ts';
 import { isotensoidBossRatio, isotensoidMeridian } from './isotensoid.ts';
+import { PROGRAM_TOO_LONG_TEXT } from './limits.ts';
 import { ellipsoidMeridian, type Meridian, profileMeridian } from './meridian.ts';
-import { equatorCircuits, patternCandidates } from './pattern.ts';
+import { equatorCircuits } from './pattern.ts';
 
 const TWO_PI = 2 * Math.PI;
 /** How far a given pole dwell may miss the pattern's closing turn, radians (1e-9°). */
 const CLOSURE_TOLERANCE = 1e-9 * DEG;
 /** Circuit counts above the covering one searched for a pattern that a given dwell closes. */
 const EXTRA_CIRCUITS = 8;
+/** Frusta a dome meridian may have: the path keeps a station at each junction. */
+export const MAX_MERIDIAN_SEGMENTS = 100_000;
+/** Stations the path of one circuit may have. */
+export const MAX_CIRCUIT_STATIONS = 2_000_000;
 
 export interface GeodesicKinematics {
   vessel: Vessel;
@@ -138,6 +143,28 @@ function positiveTurn(a: number): number {
   return m < 0 ? m + TWO_PI : m;
 }
 
+/**
+ * The advance q (coprime with N) that needs the least dwell after a circuit turning `turn`: the
+ * first slot at or after where the geodesic alone ends. N·turn is at most a few hundred million,
+ * so this is a short walk, never a list of every candidate.
+ */
+function leastDwellAdvance(N: number, turn: number): number {
+  if (N === 1) return 1;
+  const first = Math.ceil((positiveTurn(turn) * N) / TWO_PI);
+  for (let k = 0; k < N; k++) {
+    const q = (first + k) % N;
+    if (q !== 0 && gcd(q, N) === 1) return q;
+  }
+  return 1;
+}
+
+/** Total dwell per circuit (radians, ≥ 0) that makes consecutive starts q slots of N apart. */
+function closingDwell(N: number, q: number, turn: number): number {
+  const dwell = positiveTurn((TWO_PI * q) / N - turn);
+  // A geodesic that closes by itself leaves a rounding error, not a whole idle turn.
+  return TWO_PI - dwell < CLOSURE_TOLERANCE ? 0 : dwell;
+}
+
 /** Circuits, advance and pole dwell: the given ones, the rest chosen so the pattern closes. */
 function closePattern(
   layer: GeodesicLayer,
@@ -154,39 +181,41 @@ function closePattern(
     );
   }
   const q = layer.patternAdvance;
-  if (q !== 'auto' && N !== 'auto' && !(N === 1 || (q < N && gcd(q, N) === 1))) {
+  const dwell = layer.poleDwellDegrees;
+  const valid = (n: number, advance: number) => n === 1 || (advance < n && gcd(advance, n) === 1);
+  // With the dwell free every circuit count closes, so the covering count (least overlap) is
+  // taken, with the advance needing the least dwell; a given dwell closes only some counts.
+  if (dwell === 'auto') {
+    const n = N === 'auto' ? covering : N;
+    const advance = q === 'auto' ? leastDwellAdvance(n, turn) : q;
+    if (!valid(n, advance)) {
+      throw new LayerProblem(
+        `patternAdvance ${advance} must be below circuits ${n} and coprime with it, or the circuits leave slots empty`,
+      );
+    }
+    return { circuits: n, advance, poleDwell: closingDwell(n, advance, turn) / 2 };
+  }
+  if (q !== 'auto' && N !== 'auto' && !valid(N, q)) {
     throw new LayerProblem(
       `patternAdvance ${q} must be below circuits ${N} and coprime with it, or the circuits leave slots empty`,
     );
   }
-  const dwell = layer.poleDwellDegrees;
-  // With the dwell free every circuit count closes, so the covering count (least overlap) is
-  // taken; a given dwell closes only some, so more counts are searched.
-  const low = N === 'auto' ? covering : N;
-  const extra = N === 'auto' && dwell !== 'auto' ? EXTRA_CIRCUITS : 0;
-  const candidates = patternCandidates(R, c, band, turn, low - covering + extra).filter(
-    (candidate) => candidate.circuits >= low && (q === 'auto' || candidate.advance === q),
+  // Consecutive starts lie `shift` apart; it must be q whole slots of N.
+  const shift = positiveTurn(turn + 2 * dwell * DEG);
+  const last = N === 'auto' ? covering + EXTRA_CIRCUITS : N;
+  for (let n = N === 'auto' ? covering : N; n <= last; n++) {
+    const slots = (shift * n) / TWO_PI;
+    const whole = Math.round(slots);
+    if (Math.abs(slots - whole) * (TWO_PI / n) > CLOSURE_TOLERANCE) continue;
+    const advance = whole % n === 0 ? (n === 1 ? 1 : 0) : whole % n;
+    if (advance === 0 || !valid(n, advance) || (q !== 'auto' && advance !== q)) continue;
+    return { circuits: n, advance, poleDwell: dwell * DEG };
+  }
+  const n = N === 'auto' ? covering : N;
+  const auto = closingDwell(n, q === 'auto' ? leastDwellAdvance(n, turn) : q, turn) / 2;
+  throw new LayerProblem(
+    `poleDwellDegrees ${pyrepr(dwell)}° closes no pattern of these circuits: consecutive circuits would not start an even number of slots apart; "auto" would dwell ${g6(auto * RAD)}°`,
   );
-  if (dwell === 'auto') {
-    const best = candidates[0];
-    if (best === undefined) {
-      throw new LayerProblem(`patternAdvance ${q} is coprime with none of the circuit counts tried`);
-    }
-    return { circuits: best.circuits, advance: best.advance, poleDwell: best.dwell / 2 };
-  }
-  const total = 2 * dwell * DEG;
-  const closing = candidates.find((candidate) => {
-    const miss = positiveTurn(total - candidate.dwell);
-    return Math.min(miss, TWO_PI - miss) <= CLOSURE_TOLERANCE;
-  });
-  if (closing === undefined) {
-    const auto = candidates[0];
-    const hint = auto === undefined ? '' : `; "auto" would dwell ${g6((auto.dwell / 2) * (180 / Math.PI))}°`;
-    throw new LayerProblem(
-      `poleDwellDegrees ${pyrepr(dwell)}° closes no pattern of these circuits: consecutive circuits would not start an even number of slots apart${hint}`,
-    );
-  }
-  return { circuits: closing.circuits, advance: closing.advance, poleDwell: dwell * DEG };
 }
 
 /**
@@ -210,12 +239,33 @@ export function writtenStations(path: PathStations, spacing: number): Int32Array
 }
 
 /**
+ * Refuses, before any large array exists, a layer whose circuit would have more stations than
+ * allowed or whose program could not fit in `lineBudget` lines. The geodesic's length does not
+ * depend on the spacing, so a circuit with stations only at the frustum junctions measures it.
+ */
+function checkSize(layer: GeodesicLayer, coarse: PathStations, covering: number, lineBudget: number): void {
+  const fibre = coarse.s[coarse.s.length - 1] ?? 0;
+  const spacing = layer.stationSpacingMM;
+  const pieces = fibre / spacing;
+  if (!(pieces + coarse.s.length <= MAX_CIRCUIT_STATIONS)) {
+    throw new LayerProblem(
+      `stationSpacingMM ${pyrepr(spacing)} mm gives about ${g6(pieces)} stations per circuit of ${g6(fibre)} mm of fibre, more than the ${MAX_CIRCUIT_STATIONS} the planner allows`,
+    );
+  }
+  const circuits = layer.circuits === 'auto' ? covering : Math.max(covering, layer.circuits);
+  if (!(circuits * Math.max(1, Math.ceil(pieces)) <= lineBudget))
+    throw new LayerProblem(PROGRAM_TOO_LONG_TEXT);
+}
+
+/**
  * Plans a geodesic layer, or says why it cannot be wound: the text of a planning error.
+ * `lineBudget` is how many lines the program has left (check 3).
  */
 export function geodesicKinematics(
   layer: GeodesicLayer,
   mandrel: MandrelParameters,
   tow: TowParameters,
+  lineBudget = Number.POSITIVE_INFINITY,
 ): GeodesicKinematics | string {
   const domes = vesselDomes(mandrel);
   if (domes === null) return 'geodesic layers need a vessel: mandrelParameters.domes is not set';
@@ -223,19 +273,26 @@ export function geodesicKinematics(
     const R = mandrel.diameter / 2;
     const band = tow.width;
     const segments = mandrel.meridianSegments;
+    if (segments > MAX_MERIDIAN_SEGMENTS) {
+      throw new LayerProblem(
+        `meridianSegments ${segments} is more than the ${MAX_MERIDIAN_SEGMENTS} frusta a dome may have`,
+      );
+    }
     const openings = [openingRadius(domes.start, 'start', R), openingRadius(domes.end, 'end', R)];
     const c = clairautConstant(layer, R, band, openings);
     const start = domeMeridian(domes.start, 'start', R, band, segments);
     const end = domeMeridian(domes.end, 'end', R, band, segments);
     const vessel: Vessel = { R, L: mandrel.windLength, start: start.meridian, end: end.meridian };
     const bossTurns: BossTurns = { start: start.bossTurn, end: end.bossTurn };
-    const path = geodesicCircuit(vessel, c, layer.stationSpacingMM, bossTurns);
-    if (path === null) {
+    const coarse = geodesicCircuit(vessel, c, Number.POSITIVE_INFINITY, bossTurns);
+    if (coarse === null) {
       const which = start.meridian.r.every((r) => r > c) ? 'start' : 'end';
       throw new LayerProblem(
         `the geodesic (Clairaut radius ${g6(c)} mm) cannot turn back on the ${which} dome: its profile ends above that radius`,
       );
     }
+    checkSize(layer, coarse, equatorCircuits(R, c, band), lineBudget);
+    const path = geodesicCircuit(vessel, c, layer.stationSpacingMM, bossTurns) ?? coarse;
     const circuitTurn = path.phi[path.phi.length - 1] ?? 0;
     const pattern = closePattern(layer, R, c, band, circuitTurn);
     const written = writtenStations(path, layer.stationSpacingMM);
