@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { processExists } from './process-exists.ts';
 
 export const WORKSTATION_FILE = 'workstation.json';
 
@@ -24,16 +25,6 @@ export function loopbackUrl(url: string): string {
   // A door on IPv6 loopback only is not reachable at 127.0.0.1; every other address is.
   const host = parsed.hostname === '[::1]' ? '[::1]' : '127.0.0.1';
   return `${parsed.protocol}//${host}:${parsed.port}`;
-}
-
-/** True while a process with this pid exists (EPERM: it exists but belongs to someone else). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function parse(text: string): WorkstationInfo | undefined {
@@ -58,7 +49,7 @@ function parse(text: string): WorkstationInfo | undefined {
 export async function readWorkstationFile(dataDir: string): Promise<WorkstationInfo | undefined> {
   const text = await readFile(join(dataDir, WORKSTATION_FILE), 'utf8').catch(() => undefined);
   const info = text === undefined ? undefined : parse(text);
-  return info && isAlive(info.pid) ? info : undefined;
+  return info && processExists(info.pid) ? info : undefined;
 }
 
 /**
