@@ -1,7 +1,7 @@
 // Dashboards over real HTTP with a real SQLite file (spec §8, §17): every operation for every caller,
 // exact errors, per-caller projection, the revision guard and document history.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GraphqlResponse } from '../testing/graphql.ts';
+import { errorOf } from '../testing/graphql.ts';
 import { type Fixture, signIn, startFixture } from '../testing/graphql-fixture.ts';
 
 const FIELDS =
@@ -18,11 +18,6 @@ let f: Fixture;
 let editor2: { token: string };
 let editor2Id: string;
 let outsider: { token: string };
-
-function errorOf(response: GraphqlResponse) {
-  const first = response.errors?.[0];
-  return first ? { code: first.extensions?.code, message: first.message } : undefined;
-}
 
 async function create(as: Caller, input: Record<string, unknown> = {}): Promise<View> {
   const response = await f.call(
