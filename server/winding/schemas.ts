@@ -46,7 +46,7 @@ export const StreamRequest = z
 export const LayerMetrics = z
   .object({
     index: z.number().int(),
-    wind_type: z.enum(['hoop', 'helical', 'skip']),
+    wind_type: z.enum(['hoop', 'helical', 'skip', 'geodesic']),
     commands: z.number().int(),
     time_s: z.number(),
     cumulative_time_s: z.number(),
