@@ -1,5 +1,6 @@
 // The Tasks area's REST calls: /api/tasks/* on the LAN door, which runs the task bridge's
 // operations against the operator's task app. Errors keep the core's `{code, message}`.
+import { type ErrorEnvelope, requestJson } from '../../lib/rest.ts';
 
 /** A task as the core projects it (the bridge's compact fields); absent fields stay absent. */
 export interface Task {
@@ -36,36 +37,28 @@ export class TaskApiError extends Error {
   }
 }
 
-async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  let response: Response;
-  try {
-    // The core takes state changes as JSON only (an empty object where there is nothing to send).
-    const json = method === 'POST' ? (body ?? {}) : body;
-    response = await fetch(path, {
-      method,
-      cache: 'no-store',
-      headers: json === undefined ? {} : { 'content-type': 'application/json' },
-      ...(json === undefined ? {} : { body: JSON.stringify(json) }),
-    });
-  } catch {
-    throw new TaskApiError('CORE_UNREACHABLE', 'Towpath is not answering; check that it is still running');
-  }
-  const answer = (await response.json().catch(() => null)) as
-    | (T & { code?: unknown; message?: unknown; detail?: unknown })
-    | null;
-  if (response.ok && answer !== null) return answer;
-  // 421: addressed by a LAN name; 403: from another computer. Either way, not this browser's to use.
-  if (response.status === 421 || (response.status === 403 && answer?.code === 'FORBIDDEN'))
-    throw new TaskApiError('WORKSTATION_ONLY', 'Tasks are only available on the workstation itself');
-  const code = typeof answer?.code === 'string' ? answer.code : `HTTP_${response.status}`;
-  const message =
-    typeof answer?.message === 'string'
-      ? answer.message
-      : typeof answer?.detail === 'string'
-        ? answer.detail
-        : `Towpath answered HTTP ${response.status}`;
-  throw new TaskApiError(code, message);
-}
+/** The task routes answer `{code, message}`; an empty success is a failure too. */
+const TASK_ERRORS: ErrorEnvelope = {
+  unreachable: () =>
+    new TaskApiError('CORE_UNREACHABLE', 'Towpath is not answering; check that it is still running'),
+  errorOf(status, ok, answer) {
+    if (ok && answer !== null) return undefined;
+    // 421: addressed by a LAN name; 403: from another computer. Either way, not this browser's to use.
+    if (status === 421 || (status === 403 && answer?.code === 'FORBIDDEN'))
+      return new TaskApiError('WORKSTATION_ONLY', 'Tasks are only available on the workstation itself');
+    const code = typeof answer?.code === 'string' ? answer.code : `HTTP_${status}`;
+    const message =
+      typeof answer?.message === 'string'
+        ? answer.message
+        : typeof answer?.detail === 'string'
+          ? answer.detail
+          : `Towpath answered HTTP ${status}`;
+    return new TaskApiError(code, message);
+  },
+};
+
+const call = <T>(method: 'GET' | 'POST', path: string, body?: unknown) =>
+  requestJson<T>(path, { method, body, errors: TASK_ERRORS });
 
 const post = <T>(path: string, body?: unknown) => call<T>('POST', path, body);
 const task = (id: string, action: string) => `/api/tasks/${encodeURIComponent(id)}/${action}`;
