@@ -258,7 +258,7 @@ export class Planner {
     }
     yield* this.move(0, this.a, 0);
     this.setMandrel(0);
-    this.emit(z[0] ?? 0, 0, head[0] ?? 0, 0);
+    this.station(z[0] ?? 0, 0, head[0] ?? 0, 0);
     let base = 0;
     for (let circuit = 1; circuit <= k.circuits; circuit++) {
       this.comment(`\tCircuit: ${circuit}/${k.circuits}`);
@@ -266,9 +266,9 @@ export class Planner {
         const i = written[j] ?? 0;
         const angle = base + (phi[i] ?? 0) + (i > endTurn ? dwell : 0) + (i > startTurn ? dwell : 0);
         const x = z[i] ?? 0;
-        this.emit(x, angle * RAD, head[j] ?? 0, (s[i] ?? 0) - (s[written[j - 1] ?? 0] ?? 0));
+        this.station(x, angle * RAD, head[j] ?? 0, (s[i] ?? 0) - (s[written[j - 1] ?? 0] ?? 0));
         if (dwell > 0 && (i === endTurn || i === startTurn)) {
-          this.emit(x, (angle + dwell) * RAD, 0, (r[i] ?? 0) * dwell);
+          this.station(x, (angle + dwell) * RAD, 0, (r[i] ?? 0) * dwell);
         }
         if (this.pos >= CHUNK_BYTES) yield this.take();
       }
@@ -279,6 +279,12 @@ export class Planner {
     // the helical layer (to `pos mod 360`, then on to 360) could spin a full idle turn.
     yield* this.move(this.x, base * RAD, 0);
     this.setMandrel(0);
+  }
+
+  /** One station of a geodesic layer: a single line (described first when verbose). */
+  private station(x: number, a: number, b: number, fibre: number): void {
+    if (this.verbose) this.verboseMove(x, a, b, 1);
+    this.emit(x, a, b, fibre);
   }
 
   private *zeroAxes(theta: number): Chunks {

@@ -320,6 +320,16 @@ describe('geodesic layer on a vessel: the G-code', () => {
     for (const w of turns) expect(w.b).toBe(0);
   });
 
+  it('verbose output describes every station and changes no G0 line', () => {
+    const definition = vessel([geodesic()]);
+    const plain = planToString(definition).gcode.split('\n');
+    const verbose = planToString(definition, { verbose: true }).gcode.split('\n');
+    const moves = (lines: string[]) => lines.filter((line) => line.startsWith('G'));
+    expect(moves(verbose)).toEqual(moves(plain));
+    const described = verbose.filter((line) => line.startsWith('; Move ')).length;
+    expect(described).toBe(moves(plain).filter((line) => line.startsWith('G0 ')).length - 2);
+  });
+
   it('mixes with hoop and helical layers on the cylinder; the cylinder layers are unchanged by the domes', () => {
     const hoop: Layer = { windType: 'hoop', terminal: false };
     const cylinderOnly = {
