@@ -3,56 +3,14 @@
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../bridge/version.ts';
-import type { MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
 import type { FleetConfig } from '../config/fleet.ts';
-import { MachineFeed, type MachineStatusSource } from '../gateway/realtime/machine-feed.ts';
+import { MachineFeed } from '../gateway/realtime/machine-feed.ts';
 import { createLogger } from '../log.ts';
 import { eventually } from '../testing/eventually.ts';
 import { type Mosquitto, startMosquitto } from '../testing/mosquitto.ts';
 import { FleetPublisher } from './publisher.ts';
+import { Controller } from './testing/controller.ts';
 import { type Heard, type Observer, observe } from './testing/observer.ts';
-
-/** The machine process as the feed hears it: a status and its events. */
-class Controller implements MachineStatusSource {
-  current: MachineStatus = {
-    state: 'ready',
-    port: '/dev/ttyUSB0',
-    baudRate: 250000,
-    controller: { firmware: 'Marlin', capabilities: {}, advancedOk: true },
-    job: null,
-  };
-  readonly #listeners = new Set<(event: MachineEvent) => void>();
-  #seq = 0;
-  status(): MachineStatus {
-    return this.current;
-  }
-  subscribe(listener: (event: MachineEvent) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
-  }
-  state(state: MachineStatus['state']): void {
-    this.current = { ...this.current, state };
-    this.#emit({ type: 'state', state, seq: 0 });
-  }
-  progress(acknowledged: number, total = 1000): void {
-    const job = {
-      sent: acknowledged,
-      acknowledged,
-      total,
-      line: acknowledged,
-      sourceLine: acknowledged,
-      command: 'G1',
-      elapsed_s: acknowledged / 10,
-      remaining_s: (total - acknowledged) / 10,
-    };
-    this.current = { ...this.current, job };
-    this.#emit({ type: 'progress', ...job, seq: 0 });
-  }
-  #emit(event: MachineEvent): void {
-    this.#seq += 1;
-    for (const listener of this.#listeners) listener({ ...event, seq: this.#seq });
-  }
-}
 
 let broker: Mosquitto;
 beforeAll(async () => {

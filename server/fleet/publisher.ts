@@ -62,6 +62,7 @@ export class FleetPublisher {
   #lastSent: { status: string; jobState: string; connection: string } | null = null;
   #stopped = false;
   #conflict = false;
+  #wasConnected = false;
   #denied = false;
   #lastPublishAt: string | null = null;
   #lastError: string | null = null;
@@ -109,6 +110,10 @@ export class FleetPublisher {
     client.on('message', (_topic, payload, packet) => this.#received(payload, packet.retain));
     client.on('error', (error: Error & { code?: unknown }) => this.#failed(error));
     client.on('close', () => this.#closed(client));
+    // MQTT 5: the broker says why it ends the session (for instance a second client with our id).
+    client.on('disconnect', (packet) =>
+      this.#noteError(`broker disconnected: reason ${packet.reasonCode ?? 0}`),
+    );
     this.#logger.info(
       { event: 'fleet.starting', broker: this.#config.brokerUrl, topic: this.topic, clientId: this.clientId },
       'fleet.starting',
@@ -177,6 +182,7 @@ export class FleetPublisher {
     if (this.#stopped || this.#client !== client) return;
     this.#attempts = 0;
     this.#lastError = null;
+    this.#wasConnected = true;
     this.#logger.info({ event: 'fleet.connected', broker: this.#config.brokerUrl }, 'fleet.connected');
     // Subscribed before the birth goes out, so what the broker retained is heard first; `nl` keeps
     // our own publishes from coming back.
@@ -226,7 +232,8 @@ export class FleetPublisher {
     if (this.#pending) return;
     this.#pending = setTimeout(() => {
       this.#pending = undefined;
-      this.#publishNow();
+      // Timers may fire a millisecond early; looking again keeps the interval a true minimum.
+      this.#schedule(false);
     }, wait);
     this.#pending.unref();
   }
@@ -281,6 +288,12 @@ export class FleetPublisher {
   }
 
   #closed(client: MqttClient): void {
+    if (this.#wasConnected)
+      this.#logger.info(
+        { event: 'fleet.disconnected', broker: this.#config.brokerUrl },
+        'fleet.disconnected',
+      );
+    this.#wasConnected = false;
     if (this.#stopped || this.#conflict || this.#client !== client || this.#retry) return;
     const delay =
       Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.#attempts) * (0.8 + Math.random() * 0.4);

@@ -1,8 +1,9 @@
 // Test support: a real MQTT broker. Each call starts its own Mosquitto on a free loopback port with
-// its own config file (optionally with a password file), and `stop()` ends it. `restart()` brings it
-// back on the same port, for tests of a broker that dies mid-stream.
+// its own config file (optionally with a password file, an ACL and a TLS listener with its own CA),
+// and `stop()` ends it. `restart()` brings it back on the same port, for tests of a broker that dies
+// mid-stream.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createConnection, createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
@@ -13,7 +14,10 @@ export const MOSQUITTO =
 
 export interface Mosquitto {
   port: number;
+  /** `mqtt://127.0.0.1:<port>`, or `mqtts://localhost:<port>` with `tls`. */
   url: string;
+  /** With `tls`: the test CA's certificate (PEM file) that signed the broker's. */
+  caFile: string | null;
   /** Kills the broker (SIGKILL: as abrupt as a crash). */
   kill(): Promise<void>;
   /** Starts it again on the same port. */
@@ -53,6 +57,63 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
 export interface MosquittoOptions {
   /** Require this user (no anonymous clients). */
   user?: { username: string; password: string };
+  /** More users besides `user` (then no anonymous clients either). */
+  users?: { username: string; password: string }[];
+  /** Lines of an ACL file (`pattern write towpath/v1/%u/#`, `user viewer`, …). */
+  acl?: string[];
+  /** A TLS listener with a certificate for localhost and 127.0.0.1 from a CA made for this broker. */
+  tls?: boolean;
+}
+
+/** A throwaway CA and a broker certificate it signed, for names localhost and 127.0.0.1. */
+function makeCertificates(dir: string): { ca: string; cert: string; key: string } {
+  const file = (name: string) => join(dir, name);
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      ...ec,
+      '-keyout',
+      file('ca.key'),
+      '-out',
+      file('ca.crt'),
+      '-days',
+      '2',
+      '-subj',
+      '/CN=Towpath test CA',
+    ],
+    { stdio: 'ignore' },
+  );
+  execFileSync(
+    'openssl',
+    ['req', ...ec, '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=localhost'],
+    { stdio: 'ignore' },
+  );
+  writeFileSync(file('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
+  execFileSync(
+    'openssl',
+    [
+      'x509',
+      '-req',
+      '-in',
+      file('server.csr'),
+      '-CA',
+      file('ca.crt'),
+      '-CAkey',
+      file('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      file('server.crt'),
+      '-days',
+      '2',
+      '-extfile',
+      file('server.ext'),
+    ],
+    { stdio: 'ignore' },
+  );
+  return { ca: file('ca.crt'), cert: file('server.crt'), key: file('server.key') };
 }
 
 export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mosquitto> {
@@ -68,13 +129,23 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
     'log_dest stderr',
     'log_type error',
   ];
-  if (options.user) {
+  const users = [...(options.user ? [options.user] : []), ...(options.users ?? [])];
+  if (users.length > 0) {
     const passwords = join(dir, 'passwd');
     await writeFile(passwords, '');
     // mosquitto_passwd hashes the password the way the broker reads it.
-    execFileSync('mosquitto_passwd', ['-b', passwords, options.user.username, options.user.password]);
+    for (const user of users)
+      execFileSync('mosquitto_passwd', ['-b', passwords, user.username, user.password]);
     lines.push('allow_anonymous false', `password_file ${passwords}`);
   } else lines.push('allow_anonymous true');
+  if (options.acl) {
+    const acl = join(dir, 'acl');
+    await writeFile(acl, `${options.acl.join('\n')}\n`);
+    lines.push(`acl_file ${acl}`);
+  }
+  const certificates = options.tls ? makeCertificates(dir) : null;
+  if (certificates)
+    lines.push(`cafile ${certificates.ca}`, `certfile ${certificates.cert}`, `keyfile ${certificates.key}`);
   const config = join(dir, 'mosquitto.conf');
   await writeFile(config, `${lines.join('\n')}\n`);
 
@@ -97,7 +168,8 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   await launch();
   return {
     port,
-    url: `mqtt://127.0.0.1:${port}`,
+    url: certificates ? `mqtts://localhost:${port}` : `mqtt://127.0.0.1:${port}`,
+    caFile: certificates?.ca ?? null,
     kill: () => end('SIGKILL'),
     restart: launch,
     stop: async () => {

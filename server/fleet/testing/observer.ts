@@ -1,6 +1,6 @@
 // Test support: a shop-floor viewer of the fleet topics, an MQTT.js client on a real broker that
 // keeps every message it hears with how it arrived (retained, QoS) and when.
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { FleetState } from '../state.ts';
 
 export interface Heard {
@@ -21,11 +21,12 @@ export interface Observer {
   end(): Promise<void>;
 }
 
-export async function observe(url: string, filter: string): Promise<Observer> {
+export async function observe(url: string, filter: string, options: IClientOptions = {}): Promise<Observer> {
   const client = mqtt.connect(url, {
     protocolVersion: 5,
     reconnectPeriod: 0,
     clientId: `viewer-${Math.random()}`,
+    ...options,
   });
   await new Promise<void>((resolve, reject) => {
     client.once('connect', () => resolve());
