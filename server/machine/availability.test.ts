@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../../bridge/version.ts';
 import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import { processExists } from '../process-exists.ts';
+import { freePort } from '../testing/free-port.ts';
 import { makeTempDir, startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 import { STARTING_MESSAGE } from './link.ts';
 import { readMachineFile } from './process/machine-file.ts';
@@ -44,14 +45,6 @@ function track(ws: TestWorkstation) {
     if (record && processExists(record.pid)) process.kill(record.pid, 'SIGKILL');
   });
   return ws;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function answer(url: string, init?: RequestInit) {

@@ -4,13 +4,13 @@
 // method: scripts/bench/README.md.
 import { fork, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WindDefinition } from '../../../engine/wind/types.ts';
 import { readMachineFile } from '../../../server/machine/process/machine-file.ts';
 import { processExists } from '../../../server/process-exists.ts';
+import { freePort } from '../../../server/testing/free-port.ts';
 import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
 import { benchDefinition, REFERENCE_PLANNER_LINES_PER_S } from '../support/definitions.ts';
 import { type Bench, bestAndMedian, reportTimes } from '../support/report.ts';
@@ -73,14 +73,6 @@ async function machineStart(dataDir: string): Promise<number> {
   child.kill('SIGTERM');
   await exited;
   return ms;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**
