@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 // The panel's controls follow the contract's state predicates and the control access.
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MachineState, MachineStatus } from '#engine/machine/types.ts';
 import { MachinePanel } from './MachinePanel.tsx';
@@ -32,7 +32,7 @@ function view(
           }
         : null,
   };
-  const act = vi.fn(async () => {});
+  const done = vi.fn(async () => {});
   return {
     status,
     live: true,
@@ -45,12 +45,18 @@ function view(
     access,
     watch,
     problem: null,
-    refreshPorts: act,
-    connect: act,
-    disconnect: act,
-    pause: act,
-    resume: act,
-    cancel: act,
+    refreshPorts: done,
+    connect: done,
+    disconnect: done,
+    pause: done,
+    resume: done,
+    cancel: done,
+    home: vi.fn(async () => {}),
+    jog: vi.fn(async () => {}),
+    zero: vi.fn(async () => {}),
+    readPosition: vi.fn(async () => {}),
+    motorsOff: vi.fn(async () => {}),
+    sendCommand: vi.fn(async () => true),
     jobStarted: vi.fn(),
     say: vi.fn(),
   };
@@ -107,7 +113,10 @@ describe('machine panel', () => {
     ]) {
       expect(button(name).disabled, name).toBe(true);
     }
-    expect(screen.getByText(reason)).toBeTruthy();
+    expect(screen.getByTestId('control-disabled').textContent).toBe(reason);
+    expect(screen.getByTestId('jog-disabled').textContent).toBe(reason);
+    expect(button('Jog X+').disabled).toBe(true);
+    expect(button('Send command').disabled).toBe(true);
     // The state is still shown.
     expect(screen.getByRole('status').textContent).toContain('State: ready');
   });
@@ -130,5 +139,98 @@ describe('machine panel', () => {
   it('signed in, the sign-in notice is gone', () => {
     render(<MachinePanel machine={view('streaming')} program={program} />);
     expect(screen.queryByTestId('watch-disabled')).toBeNull();
+  });
+
+  it('manual control: buttons and keys jog by the chosen step and feed; a held key does not repeat', () => {
+    const machine = view('ready');
+    render(<MachinePanel machine={machine} program={program} />);
+    fireEvent.click(button('Jog X+'));
+    fireEvent.click(button('Jog A\u2212'));
+    expect(machine.jog).toHaveBeenNthCalledWith(1, 'X', 1, 1000);
+    expect(machine.jog).toHaveBeenNthCalledWith(2, 'A', -1, 1000);
+    fireEvent.change(screen.getByRole('combobox', { name: 'Jog step' }), { target: { value: '10' } });
+    fireEvent.change(screen.getByRole('combobox', { name: 'Jog feed' }), { target: { value: '3000' } });
+    const pad = screen.getByTestId('jog-pad');
+    fireEvent.keyDown(pad, { key: 'PageDown' });
+    fireEvent.keyDown(pad, { key: 'ArrowLeft' });
+    fireEvent.keyDown(pad, { key: 'ArrowUp' });
+    fireEvent.keyDown(pad, { key: 'ArrowUp', repeat: true });
+    expect((machine.jog as ReturnType<typeof vi.fn>).mock.calls.slice(2)).toEqual([
+      ['B', -10, 3000],
+      ['X', -10, 3000],
+      ['A', 10, 3000],
+    ]);
+    fireEvent.click(button('Home all'));
+    fireEvent.click(button('Home B'));
+    fireEvent.click(button('Set zero'));
+    fireEvent.click(button('Motors off'));
+    fireEvent.click(button('Read position'));
+    expect(machine.home).toHaveBeenCalledWith('all');
+    expect(machine.home).toHaveBeenCalledWith('B');
+    expect(machine.zero).toHaveBeenCalledOnce();
+    expect(machine.motorsOff).toHaveBeenCalledOnce();
+    expect(machine.readPosition).toHaveBeenCalledOnce();
+    expect(screen.getByTestId('position').textContent).toBe('Position: not read yet');
+  });
+
+  it('manual control is off with the reason while a job runs or is paused', () => {
+    for (const [state, reason] of [
+      ['streaming', 'Manual control is off while a job runs.'],
+      ['paused', 'Manual control is off while a job is paused; cancel the job first.'],
+      ['idle', 'Connect to the controller to use manual control.'],
+    ] as const) {
+      const machine = view(state);
+      render(<MachinePanel machine={machine} program={program} />);
+      expect(screen.getByTestId('jog-disabled').textContent, state).toBe(reason);
+      for (const name of ['Jog X+', 'Jog B\u2212', 'Home all', 'Set zero', 'Motors off', 'Read position'])
+        expect(button(name).disabled, `${state} ${name}`).toBe(true);
+      expect((screen.getByRole('textbox', { name: 'Command' }) as HTMLInputElement).disabled).toBe(true);
+      fireEvent.keyDown(screen.getByTestId('jog-pad'), { key: 'ArrowRight' });
+      expect(machine.jog).not.toHaveBeenCalled();
+      cleanup();
+    }
+  });
+
+  it('shows the position the controller reported', () => {
+    const machine = view('ready');
+    render(
+      <MachinePanel
+        machine={{
+          ...machine,
+          status: { ...(machine.status as MachineStatus), position: { x: 12.5, a: -90, b: 7.25 } },
+        }}
+        program={program}
+      />,
+    );
+    expect(screen.getByTestId('position').textContent).toBe('Position: X 12.50 mm · A -90.00 ° · B 7.25 °');
+  });
+
+  it('the console sends a line, clears it once answered, and recalls earlier lines with ↑ and ↓', async () => {
+    const machine = view('ready');
+    render(<MachinePanel machine={machine} program={program} />);
+    const input = screen.getByRole('textbox', { name: 'Command' }) as HTMLInputElement;
+    for (const line of ['M114', 'G28 X']) {
+      fireEvent.change(input, { target: { value: line } });
+      await act(async () => {
+        fireEvent.click(button('Send command'));
+      });
+    }
+    expect(machine.sendCommand).toHaveBeenNthCalledWith(1, 'M114');
+    expect(machine.sendCommand).toHaveBeenNthCalledWith(2, 'G28 X');
+    expect(input.value).toBe('');
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    expect(input.value).toBe('G28 X');
+    fireEvent.keyDown(input, { key: 'ArrowUp' });
+    expect(input.value).toBe('M114');
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    fireEvent.keyDown(input, { key: 'ArrowDown' });
+    expect(input.value).toBe('');
+    // A refused line stays to be corrected.
+    (machine.sendCommand as ReturnType<typeof vi.fn>).mockResolvedValueOnce(false);
+    fireEvent.change(input, { target: { value: 'G1 X1*3' } });
+    await act(async () => {
+      fireEvent.click(button('Send command'));
+    });
+    expect(input.value).toBe('G1 X1*3');
   });
 });

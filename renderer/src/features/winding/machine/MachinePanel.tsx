@@ -9,8 +9,14 @@ import {
   mayResume,
   mayStartJob,
 } from '#engine/machine/contract.ts';
+import { AXIS_FORMATS } from '#engine/machine/manual.ts';
+import type { MachineState } from '#engine/machine/types.ts';
+import type { AxisFormat } from '#engine/plan/types.ts';
 import { formatDuration, formatNumber } from '../../../ui/format.ts';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
+import { ChoiceSelect } from './ChoiceSelect.tsx';
+import { JogPad } from './JogPad.tsx';
+import { MachineConsole } from './MachineConsole.tsx';
 import type { LogEntry, LogKind, MachineView } from './useMachine.ts';
 
 const DEFAULT_BAUD = 250000;
@@ -28,6 +34,15 @@ const LOG_FILTERS: Record<string, { label: string; keep: (entry: LogEntry) => bo
 
 const KIND_LABEL: Record<LogKind, string> = { rx: '←', tx: '→', action: '•', error: '!', state: '•' };
 
+/** Why manual control is off, or null when the operator may jog and type commands. */
+export function manualControlOff(state: MachineState, control: { allowed: boolean; reason?: string }) {
+  if (!control.allowed) return control.reason ?? 'Machine control is not allowed from here.';
+  if (state === 'paused') return 'Manual control is off while a job is paused; cancel the job first.';
+  if (state === 'streaming') return 'Manual control is off while a job runs.';
+  if (!isConnected(state)) return 'Connect to the controller to use manual control.';
+  return null;
+}
+
 export interface MachinePanelProps {
   machine: MachineView;
   /** The open program, if one can be streamed: its name and how to start or dry-run it. */
@@ -37,7 +52,8 @@ export interface MachinePanelProps {
 export function MachinePanel({ machine, program }: MachinePanelProps) {
   const ids = useId();
   const [port, setPort] = useState('');
-  const [baud, setBaud] = useState(DEFAULT_BAUD);
+  const [baud, setBaud] = useState<number>(DEFAULT_BAUD);
+  const [axisFormat, setAxisFormat] = useState<AxisFormat>('xab');
   const [filter, setFilter] = useState('all');
   const [search, setSearch] = useState('');
   const [starting, setStarting] = useState(false);
@@ -47,6 +63,7 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
   const busy = isBusy(state);
   const control = access.allowed;
   const job = status?.job ?? null;
+  const manualOff = manualControlOff(state, access);
 
   const shownLog = useMemo(() => {
     const keep = (LOG_FILTERS[filter] ?? LOG_FILTERS.all)?.keep ?? (() => true);
@@ -99,7 +116,7 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
         className="machine__connection"
         onSubmit={(event) => {
           event.preventDefault();
-          if (port.trim() !== '') void machine.connect({ port: port.trim(), baudRate: baud });
+          if (port.trim() !== '') void machine.connect({ port: port.trim(), baudRate: baud, axisFormat });
         }}
       >
         <label>
@@ -125,21 +142,21 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
         <button type="button" onClick={() => void machine.refreshPorts()} disabled={!control}>
           Refresh ports
         </button>
-        <label>
-          Baud rate{' '}
-          <select
-            aria-label="Baud rate"
-            value={baud}
-            onChange={(event) => setBaud(Number(event.target.value))}
-            disabled={!control || connected || busy}
-          >
-            {BAUD_RATES.map((rate) => (
-              <option key={rate} value={rate}>
-                {rate}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceSelect
+          label="Baud rate"
+          value={baud}
+          choices={BAUD_RATES}
+          onChange={setBaud}
+          disabled={!control || connected || busy}
+        />
+        <ChoiceSelect
+          label="Axis format"
+          value={axisFormat}
+          choices={AXIS_FORMATS}
+          onChange={setAxisFormat}
+          disabled={!control || connected || busy}
+          show={(format) => (format === 'xab' ? 'X A B' : 'X Y Z')}
+        />
         <button type="submit" disabled={!control || connected || busy || port.trim() === ''}>
           Connect
         </button>
@@ -208,6 +225,9 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
           </p>
         )}
       </div>
+
+      <JogPad machine={machine} position={status?.position} disabledReason={manualOff} />
+      <MachineConsole send={machine.sendCommand} disabledReason={manualOff} />
 
       <div className="machine__log">
         <div className="toolbar">

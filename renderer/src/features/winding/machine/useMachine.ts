@@ -3,12 +3,15 @@
 // machine contract in engine/machine.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import {
+  type CommandResponse,
   type ConnectRequest,
   type JobStartedResponse,
   MACHINE_ROUTES,
+  type ManualResponse,
   type SerialPortList,
 } from '#engine/machine/contract.ts';
-import type { JobProgress, MachineState, MachineStatus } from '#engine/machine/types.ts';
+import type { ManualAxis } from '#engine/machine/manual.ts';
+import type { AxisPosition, JobProgress, MachineState, MachineStatus } from '#engine/machine/types.ts';
 import { fetchMachineDoor, isControlRefused, subscribeMachineEvents } from '../../../lib/machine-door.ts';
 import { RestError, requestJson } from '../../../lib/rest.ts';
 import { authorizationHeader } from '../../../lib/session.ts';
@@ -43,6 +46,14 @@ export interface MachineView {
   pause(): Promise<void>;
   resume(): Promise<void>;
   cancel(): Promise<void>;
+  /** Manual control: each resolves once the controller answered (or the refusal is shown). */
+  home(axis: ManualAxis | 'all'): Promise<void>;
+  jog(axis: ManualAxis, step: number, feed: number): Promise<void>;
+  zero(): Promise<void>;
+  readPosition(): Promise<void>;
+  motorsOff(): Promise<void>;
+  /** The console: true once the controller answered (its lines show in the log as they arrive). */
+  sendCommand(command: string): Promise<boolean>;
   /** Records the outcome of a job started elsewhere (the worker posts the program). */
   jobStarted(answer: { status: number; body: unknown }): void;
   say(text: string, kind?: LogKind): void;
@@ -53,6 +64,10 @@ export const SIGN_IN_REASON =
 
 const REMOTE_REASON =
   'Machine control is only allowed on the workstation itself: this browser may watch the machine but not move it.';
+
+function isManualResponse(value: unknown): value is ManualResponse {
+  return typeof value === 'object' && value !== null && 'commands' in value && 'status' in value;
+}
 
 function isProgress(value: unknown): value is JobProgress {
   return typeof value === 'object' && value !== null && 'total' in value && 'line' in value;
@@ -67,6 +82,20 @@ export function useMachine(): MachineView {
   const [watch, setWatch] = useState<ControlAccess>({ allowed: true });
   const [problem, setProblem] = useState<string | null>(null);
   const localSeq = useRef(-1);
+  /**
+   * The position as the events stream (in order) and the manual answers reported it. A status
+   * fetched meanwhile can have been made before the last position event, so its position is not
+   * taken.
+   */
+  const position = useRef<AxisPosition | undefined>(undefined);
+  const withPosition = useCallback((next: MachineStatus): MachineStatus => {
+    const { position: _fetched, ...rest } = next;
+    return position.current ? { ...rest, position: position.current } : rest;
+  }, []);
+  const takeStatus = useCallback((next: MachineStatus) => {
+    position.current = next.position;
+    setStatus(next);
+  }, []);
   /** The 503 reason the panel shows while no machine process is attached, cleared once it answers. */
   const unavailable = useRef<string | null>(null);
 
@@ -85,7 +114,10 @@ export function useMachine(): MachineView {
   // Status and events go with the session's bearer: a signed-in LAN browser may read them.
   const refreshStatus = useCallback(async () => {
     try {
-      setStatus(await requestJson<MachineStatus>(MACHINE_ROUTES.status, { headers: authorizationHeader() }));
+      const fetched = await requestJson<MachineStatus>(MACHINE_ROUTES.status, {
+        headers: authorizationHeader(),
+      });
+      setStatus(withPosition(fetched));
       setWatch({ allowed: true });
       const gone = unavailable.current;
       unavailable.current = null;
@@ -102,12 +134,12 @@ export function useMachine(): MachineView {
         setProblem(error.message);
       }
     }
-  }, []);
+  }, [withPosition]);
 
   useEffect(() => {
     const subscription = subscribeMachineEvents(
       {
-        status: (data) => setStatus(data as MachineStatus),
+        status: (data) => takeStatus(data as MachineStatus),
         state: (data) => {
           const { state, message } = data as { state: MachineState; message?: string; seq?: number };
           setStatus((prev) => (prev ? { ...prev, state, message } : prev));
@@ -131,6 +163,10 @@ export function useMachine(): MachineView {
         action: (data) => append({ seq: 0, kind: 'action', text: (data as { text: string }).text }),
         'waiting-for-user': (data) =>
           append({ seq: 0, kind: 'action', text: (data as { text: string }).text }),
+        position: (data) => {
+          position.current = (data as { position: AxisPosition | null }).position ?? undefined;
+          setStatus((prev) => (prev ? withPosition(prev) : prev));
+        },
         error: (data) => {
           const message = (data as { message?: unknown }).message;
           if (typeof message === 'string') append({ seq: 0, kind: 'error', text: message });
@@ -160,7 +196,7 @@ export function useMachine(): MachineView {
       },
     );
     return () => subscription.close();
-  }, [append, refreshStatus]);
+  }, [append, refreshStatus, takeStatus, withPosition]);
 
   // Whether this browser may control the machine: the LAN door says so by the rule its control
   // routes apply (a LAN browser behind a reverse proxy can have a loopback address, so the page's
@@ -175,21 +211,32 @@ export function useMachine(): MachineView {
     };
   }, []);
 
-  const act = useCallback(
-    async (work: () => Promise<unknown>) => {
+  /** Runs a request; true when it was answered, false after showing why it was refused. */
+  const attempt = useCallback(
+    async (work: () => Promise<unknown>): Promise<boolean> => {
       setProblem(null);
       try {
         const result = await work();
-        if (result && typeof result === 'object' && 'state' in result) setStatus(result as MachineStatus);
+        if (isManualResponse(result)) takeStatus(result.status);
+        else if (result && typeof result === 'object' && 'state' in result)
+          setStatus(withPosition(result as MachineStatus));
+        return true;
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof RestError && isControlRefused(error.status))
           setAccess({ allowed: false, reason: REMOTE_REASON });
         setProblem(message);
         say(message, 'error');
+        return false;
       }
     },
-    [say],
+    [say, takeStatus, withPosition],
+  );
+  const act = useCallback(
+    async (work: () => Promise<unknown>) => {
+      await attempt(work);
+    },
+    [attempt],
   );
 
   const refreshPorts = useCallback(
@@ -203,6 +250,13 @@ export function useMachine(): MachineView {
   useEffect(() => {
     void refreshPorts();
   }, [refreshPorts]);
+
+  /** A manual route: posts the body and takes the status it answers with. */
+  function manual<A extends unknown[]>(route: string, body: (...args: A) => object) {
+    return async (...args: A) => {
+      await act(() => requestJson<ManualResponse>(route, { method: 'POST', body: body(...args) }));
+    };
+  }
 
   return {
     status,
@@ -218,10 +272,19 @@ export function useMachine(): MachineView {
     pause: () => act(() => requestJson(MACHINE_ROUTES.pause, { method: 'POST' })),
     resume: () => act(() => requestJson(MACHINE_ROUTES.resume, { method: 'POST' })),
     cancel: () => act(() => requestJson(MACHINE_ROUTES.cancel, { method: 'POST' })),
+    home: manual(MACHINE_ROUTES.home, (axis: ManualAxis | 'all') => ({ axis })),
+    jog: manual(MACHINE_ROUTES.jog, (axis: ManualAxis, step: number, feed: number) => ({ axis, step, feed })),
+    zero: manual(MACHINE_ROUTES.zero, () => ({})),
+    readPosition: manual(MACHINE_ROUTES.position, () => ({})),
+    motorsOff: manual(MACHINE_ROUTES.motorsOff, () => ({})),
+    sendCommand: (command) =>
+      attempt(() =>
+        requestJson<CommandResponse>(MACHINE_ROUTES.command, { method: 'POST', body: { command } }),
+      ),
     jobStarted: (answer) => {
       if (answer.status === 202) {
         const body = answer.body as JobStartedResponse;
-        setStatus(body.status);
+        setStatus(withPosition(body.status));
         setProblem(null);
         say(`Job started: ${body.total} lines`);
         return;
