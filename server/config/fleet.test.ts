@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { fleetSettings } from '../fleet/testing/settings.ts';
 import { runNode } from '../testing/process.ts';
 import { ConfigError, loadConfig } from './index.ts';
 
@@ -10,20 +11,11 @@ describe('fleet configuration', () => {
   });
 
   it('reads the broker, identity and limits, with the documented defaults', () => {
-    expect(loadConfig({ ...base, FLEET_BROKER_URL: 'mqtts://broker.shop:8883' }).fleet).toEqual({
-      brokerUrl: 'mqtts://broker.shop:8883',
-      workstationId: 'w01',
-      name: 'w01',
-      username: 'w01',
-      password: null,
-      caFile: null,
-      tlsServername: null,
-      topicPrefix: 'towpath/v1',
-      keepaliveSeconds: 30,
-      minIntervalMs: 1000,
-      publishJobName: true,
-      lanUrl: null,
-    });
+    // The fixture states the defaults: name and username the id, prefix towpath/v1, keepalive 30 s,
+    // one message a second, job names published, no password, CA or LAN address.
+    expect(loadConfig({ ...base, FLEET_BROKER_URL: 'mqtts://broker.shop:8883' }).fleet).toEqual(
+      fleetSettings('mqtts://broker.shop:8883', 'w01'),
+    );
     expect(
       loadConfig({
         FLEET_BROKER_URL: 'mqtt://127.0.0.1:1883',

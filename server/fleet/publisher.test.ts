@@ -11,6 +11,7 @@ import { type Mosquitto, startMosquitto } from '../testing/mosquitto.ts';
 import { FleetPublisher } from './publisher.ts';
 import { Controller } from './testing/controller.ts';
 import { type Heard, type Observer, observe } from './testing/observer.ts';
+import { fleetSettings } from './testing/settings.ts';
 
 let broker: Mosquitto;
 beforeAll(async () => {
@@ -29,23 +30,8 @@ let ids = 0;
 /** A fresh workstation id per test, so one test's retained state never meets another's. */
 const nextId = () => `w${(++ids).toString().padStart(2, '0')}-${process.pid}`;
 
-function settings(workstationId: string, overrides: Partial<FleetConfig> = {}): FleetConfig {
-  return {
-    brokerUrl: broker.url,
-    workstationId,
-    name: `Winder ${workstationId}`,
-    username: workstationId,
-    password: null,
-    caFile: null,
-    tlsServername: null,
-    topicPrefix: 'towpath/v1',
-    keepaliveSeconds: 30,
-    minIntervalMs: 1000,
-    publishJobName: true,
-    lanUrl: null,
-    ...overrides,
-  };
-}
+const settings = (workstationId: string, overrides: Partial<FleetConfig> = {}) =>
+  fleetSettings(broker.url, workstationId, { name: `Winder ${workstationId}`, ...overrides });
 
 function logLines() {
   const lines: Record<string, unknown>[] = [];

@@ -14,6 +14,7 @@ import { makeTempDir } from '../testing/workstation.ts';
 import { FleetPublisher } from './publisher.ts';
 import { Controller } from './testing/controller.ts';
 import { type Observer, observe } from './testing/observer.ts';
+import { fleetSettings } from './testing/settings.ts';
 
 const USERS = [
   { username: 'w01', password: 'w01-password-long-and-random' },
@@ -53,21 +54,11 @@ function publisher(workstationId: string, overrides: Partial<FleetConfig> = {}) 
   const controller = new Controller();
   const feed = new MachineFeed(controller);
   const fleet = new FleetPublisher({
-    config: {
-      brokerUrl: broker.url,
-      workstationId,
-      name: workstationId,
-      username: workstationId,
+    config: fleetSettings(broker.url, workstationId, {
       password: password(workstationId),
       caFile,
-      tlsServername: null,
-      topicPrefix: 'towpath/v1',
-      keepaliveSeconds: 30,
-      minIntervalMs: 1000,
-      publishJobName: true,
-      lanUrl: null,
       ...overrides,
-    },
+    }),
     feed,
     logger,
   });
