@@ -60,10 +60,10 @@ export interface DryRunResult {
 
 export class MachineController {
   readonly host: MarlinHost;
-  private readonly logger: Logger | undefined;
-  private readonly listPortsImpl: () => Promise<SerialPortList>;
+  readonly #logger: Logger | undefined;
+  readonly #listPortsImpl: () => Promise<SerialPortList>;
   /** Held by stream() from the request to the end of its job, connect phase included. */
-  private reserved = false;
+  #reserved = false;
   /** `seq` of the last event: answers carry it so a watcher can order them among the events. */
   lastSeq = 0;
   /** Which letters the winder's axes have on the open connection. */
@@ -84,11 +84,11 @@ export class MachineController {
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.timings ? { timings: options.timings } : {}),
     });
-    this.logger = options.logger?.child({ part: 'machine' });
-    this.listPortsImpl = options.listPorts ?? (() => listSerialPorts());
+    this.#logger = options.logger?.child({ part: 'machine' });
+    this.#listPortsImpl = options.listPorts ?? (() => listSerialPorts());
     this.host.subscribe((event) => {
       this.lastSeq = event.seq;
-      this.log(event);
+      this.#log(event);
     });
   }
 
@@ -102,7 +102,7 @@ export class MachineController {
   }
 
   listPorts(): Promise<SerialPortList> {
-    return this.listPortsImpl();
+    return this.#listPortsImpl();
   }
 
   async connect(
@@ -110,7 +110,7 @@ export class MachineController {
     baudRate: number = DEFAULT_BAUD_RATE,
     axisFormat: AxisFormat = 'xab',
   ): Promise<MachineStatus> {
-    this.ensureFree();
+    this.#ensureFree();
     const before = this.host.status();
     const reused = isConnected(before.state) && before.port === port;
     await this.host.connect(port, baudRate);
@@ -122,7 +122,7 @@ export class MachineController {
   }
 
   async disconnect(): Promise<MachineStatus> {
-    this.ensureFree();
+    this.#ensureFree();
     // Only the position read after a job can be queued now; it takes a moment.
     await this.#manualQueue;
     await this.host.disconnect();
@@ -173,9 +173,9 @@ export class MachineController {
 
   /** Starts a job on the open connection and returns once it runs; progress comes as events. */
   async startJob(source: JobSource): Promise<{ total: number }> {
-    this.ensureFree();
+    this.#ensureFree();
     const program = await loadProgram(source);
-    this.ensureFree();
+    this.#ensureFree();
     const job = this.host.startJob(program);
     this.#jobStarted(job.done);
     return { total: job.total };
@@ -227,13 +227,13 @@ export class MachineController {
     onStarted?: () => void,
   ): Promise<JobOutcome> {
     if (program.total === 0) throw new ProgramError('G-code program contained no commands');
-    this.ensureFree();
+    this.#ensureFree();
     const { state, port: connectedTo } = this.host.status();
     const connected = state === 'ready' || state === 'completed' || state === 'cancelled';
     if (connected && connectedTo !== port) {
       throw new MachineStateError(`Machine is connected to ${connectedTo}; disconnect it first`);
     }
-    this.reserved = true;
+    this.#reserved = true;
     let opened = false;
     try {
       if (!connected) {
@@ -250,7 +250,7 @@ export class MachineController {
       if (opened && (after === 'completed' || after === 'cancelled' || after === 'ready')) {
         await this.host.disconnect().catch(() => {});
       }
-      this.reserved = false;
+      this.#reserved = false;
     }
   }
 
@@ -259,9 +259,9 @@ export class MachineController {
     return this.host.close();
   }
 
-  private ensureFree() {
+  #ensureFree() {
     const state = this.host.state;
-    if (this.reserved || state === 'streaming' || state === 'paused')
+    if (this.#reserved || state === 'streaming' || state === 'paused')
       throw new MachineStateError(BUSY_MESSAGE);
     if (this.#manualActions > 0) throw new MachineStateError(MANUAL_IN_PROGRESS);
   }
@@ -271,7 +271,7 @@ export class MachineController {
     const state = this.host.state;
     if (state === 'paused')
       throw new MachineStateError('Manual control is refused while a job is paused; cancel the job first');
-    if (this.reserved || state === 'streaming')
+    if (this.#reserved || state === 'streaming')
       throw new MachineStateError('Manual control is refused while a job is running');
   }
 
@@ -341,12 +341,12 @@ export class MachineController {
     });
   }
 
-  private log(event: MachineEvent) {
-    if (!this.logger) return;
+  #log(event: MachineEvent) {
+    if (!this.#logger) return;
     if (event.type === 'state')
-      this.logger.info({ state: event.state, message: event.message }, 'machine state');
-    else if (event.type === 'error') this.logger.warn({ message: event.message }, 'machine error');
-    else if (event.type === 'complete') this.logger.info({ ...event }, 'job complete');
+      this.#logger.info({ state: event.state, message: event.message }, 'machine state');
+    else if (event.type === 'error') this.#logger.warn({ message: event.message }, 'machine error');
+    else if (event.type === 'complete') this.#logger.info({ ...event }, 'job complete');
   }
 }
 
