@@ -79,6 +79,10 @@ describe('/api/machine/* on the LAN door', () => {
       '/api/machine/connect',
       '/api/machine/job',
       '/api/machine/cancel',
+      '/api/machine/jog',
+      '/api/machine/home',
+      '/api/machine/position',
+      '/api/machine/command',
     ]) {
       const refused = await remote('POST', url, `Bearer ${token}`);
       expect(refused.statusCode, url).toBe(403);
