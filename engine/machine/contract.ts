@@ -9,7 +9,11 @@ import type { MachineState, MachineStatus } from './types.ts';
 
 export * from './door.ts';
 
-/** Baud rates a connect request may ask for (the hardening issue's list). */
+/**
+ * Baud rates a connect request may ask for: the standard rates Marlin builds and USB serial
+ * adapters use. The panel offers these, and the door refuses any other number before a port is
+ * opened, so a mistyped rate never reaches the serial driver.
+ */
 export const BAUD_RATES = [
   9600, 19200, 38400, 57600, 115200, 230400, 250000, 460800, 500000, 921600, 1000000, 1500000, 2000000,
 ] as const;
