@@ -15,7 +15,7 @@ import { fleetSettings } from './testing/settings.ts';
 
 let broker: Mosquitto;
 beforeAll(async () => {
-  broker = await startMosquitto();
+  broker = await startMosquitto({ logSubscriptions: true });
 });
 afterAll(async () => {
   await broker?.stop();
@@ -249,5 +249,13 @@ describe('fleet publisher', () => {
     expect(fleet.runtime()).toMatchObject({ connected: true, conflict: false });
     const late = await viewer(`towpath/v1/${id}/state`);
     expect((await late.next(() => true, 2000)).state?.instance).toBe(fleet.identity.instance);
+    // The broker's own record: its one subscription is its own state topic.
+    const subscriptions = broker
+      .log()
+      .split('\n')
+      .filter((line) => line.includes(` ${fleet.clientId} `));
+    expect(subscriptions).toEqual([
+      expect.stringMatching(new RegExp(` ${fleet.clientId} 1 towpath/v1/${id}/state$`)),
+    ]);
   });
 });

@@ -23,6 +23,8 @@ export interface Mosquitto {
   /** Starts it again on the same port. */
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /** What the broker has logged since it last started (errors; subscriptions with `logSubscriptions`). */
+  log(): string;
 }
 
 export async function freePort(): Promise<number> {
@@ -63,6 +65,8 @@ export interface MosquittoOptions {
   acl?: string[];
   /** A TLS listener with a certificate for localhost and 127.0.0.1 from a CA made for this broker. */
   tls?: boolean;
+  /** Log every SUBSCRIBE (`<time>: <client id> <qos> <filter>`), to see what each client asked for. */
+  logSubscriptions?: boolean;
 }
 
 /** A throwaway CA and a broker certificate it signed, for names localhost and 127.0.0.1. */
@@ -128,6 +132,7 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
     'max_queued_messages 0',
     'log_dest stderr',
     'log_type error',
+    ...(options.logSubscriptions ? ['log_type subscribe'] : []),
   ];
   const users = [...(options.user ? [options.user] : []), ...(options.users ?? [])];
   if (users.length > 0) {
@@ -170,6 +175,7 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
     port,
     url: certificates ? `mqtts://localhost:${port}` : `mqtt://127.0.0.1:${port}`,
     caFile: certificates?.ca ?? null,
+    log: () => output,
     kill: () => end('SIGKILL'),
     restart: launch,
     stop: async () => {
