@@ -26,7 +26,7 @@ afterEach(() => {
   for (const r of running.splice(0)) r.child.kill('SIGKILL');
 });
 
-async function serve(workstationId: string) {
+async function serve(workstationId: string, env: Record<string, string> = {}) {
   const dataDir = await makeTempDir();
   const r = startNode('server/cli.ts', ['serve'], {
     HOST: '127.0.0.1',
@@ -38,6 +38,7 @@ async function serve(workstationId: string) {
     FLEET_BROKER_URL: broker.url,
     FLEET_WORKSTATION_ID: workstationId,
     FLEET_PASSWORD: PASSWORD,
+    ...env,
   });
   running.push(r);
   await r.waitFor(/is running\./);
@@ -77,5 +78,26 @@ describe('towpath serve on the fleet broker', () => {
       expect(log).not.toContain(PASSWORD);
       expect(r.stdout() + r.stderr()).not.toContain(PASSWORD);
     }
+  }, 90_000);
+
+  it('goes offline when its core hangs, and comes back when it resumes', async () => {
+    const topic = 'towpath/v1/hang-1/state';
+    const { r } = await serve('hang-1', { FLEET_KEEPALIVE_SECONDS: '5' });
+    const birth = await viewer.next((h) => h.topic === topic && h.state?.online === true, 2000);
+    const born = viewer.heard.indexOf(birth);
+    // A hung PC or a pulled cable: the broker gives up after 1.5 × keepalive, checked every ~5 s.
+    r.child.kill('SIGSTOP');
+    const lost = await viewer.next(
+      (h) => viewer.heard.indexOf(h) > born && h.topic === topic && h.state?.online === false,
+      13_500,
+    );
+    expect(lost.state?.reason).toBe('connection lost');
+    r.child.kill('SIGCONT');
+    const back = await viewer.next(
+      (h) =>
+        viewer.heard.indexOf(h) > viewer.heard.indexOf(lost) && h.topic === topic && h.state?.online === true,
+      10_000,
+    );
+    expect(back.state?.instance).toBe(birth.state?.instance);
   }, 90_000);
 });
