@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../testing/eventually.ts';
 import { type Mosquitto, startMosquitto } from '../testing/mosquitto.ts';
 import { type Running, startNode } from '../testing/process.ts';
 import { makeTempDir } from '../testing/workstation.ts';
@@ -78,6 +79,34 @@ describe('towpath serve on the fleet broker', () => {
       expect(log).not.toContain(PASSWORD);
       expect(r.stdout() + r.stderr()).not.toContain(PASSWORD);
     }
+  }, 90_000);
+
+  it('keeps one publisher when a second core starts with the same id', async () => {
+    const topic = 'towpath/v1/dup-1/state';
+    const first = await serve('dup-1');
+    const birth = await viewer.next((h) => h.topic === topic && h.state?.online === true, 2000);
+    const second = await serve('dup-1');
+    // The later one says so once, in one line, and stops publishing; the first one's state stands.
+    await second.r.waitFor(/fleet\.conflict/);
+    await viewer.next(
+      (h) => h.topic === topic && h.state?.online === true && h.state.instance !== birth.state?.instance,
+      2000,
+    );
+    const restored = await viewer.next(
+      (h) =>
+        viewer.heard.indexOf(h) > viewer.heard.indexOf(birth) &&
+        h.topic === topic &&
+        h.state?.instance === birth.state?.instance,
+      5000,
+    );
+    expect(restored.state?.online).toBe(true);
+    expect(second.r.stderr().match(/fleet\.conflict/g)).toHaveLength(1);
+    expect(first.r.stderr()).not.toContain('fleet.conflict');
+    // Both cores keep running; only the first speaks for dup-1, and nobody's will was published.
+    expect(viewer.heard.filter((h) => h.topic === topic && h.state?.online === false)).toEqual([]);
+    // And it left the broker.
+    const log = () => readFile(join(second.dataDir, 'towpath.log'), 'utf8');
+    await eventually(async () => (await log()).includes('"event":"fleet.disconnected"'), 5000);
   }, 90_000);
 
   it('goes offline when its core hangs, and comes back when it resumes', async () => {
