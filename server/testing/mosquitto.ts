@@ -5,9 +5,10 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 export const MOSQUITTO =
   ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((path) => existsSync(path)) ?? 'mosquitto';
@@ -25,17 +26,6 @@ export interface Mosquitto {
   stop(): Promise<void>;
   /** What the broker has logged since it last started (errors; subscriptions with `logSubscriptions`). */
   log(): string;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcess, output: () => string): Promise<void> {
