@@ -44,7 +44,7 @@ test.describe('manual control', () => {
     await expect(page.getByRole('button', { name: 'Home all' })).toBeDisabled();
 
     await page.getByRole('combobox', { name: 'Serial port' }).fill(pair.near);
-    await page.getByRole('combobox', { name: 'Axis format' }).selectOption('xab');
+    await page.getByRole('combobox', { name: 'Controller axes' }).selectOption('xab');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect(state).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
     await expect(off).toHaveCount(0);

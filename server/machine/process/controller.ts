@@ -75,6 +75,12 @@ export class MachineController {
   #manualQueue: Promise<unknown> = Promise.resolve();
   /** Operator actions queued or running (the position read after a job is not one). */
   #manualActions = 0;
+  /**
+   * `G91` may be in force on the controller: a jog's `G90` was never acknowledged (the connection
+   * failed between them; a board that does not reset on open keeps the mode) or the console set
+   * it. Programs assume absolute mode, so `G90` goes first before the next job or manual action.
+   */
+  #relativeMode = false;
   /** The position was read on this connection: it is read again whenever a job ends. */
   #tracksPosition = false;
 
@@ -139,7 +145,7 @@ export class MachineController {
     this.#refuseDuringJob();
     checkConsoleLine(command);
     return this.#manual(async () => {
-      const responses = await this.host.send(command);
+      const responses = await this.#sendTracked(command);
       if (asksPosition(command)) this.#notePosition(parsePosition(responses, this.#axisFormat));
       else if (movesOrSetsPosition(command)) await this.#readPosition().catch(() => undefined);
       return responses;
@@ -175,6 +181,8 @@ export class MachineController {
   async startJob(source: JobSource): Promise<{ total: number }> {
     this.#ensureFree();
     const program = await loadProgram(source);
+    this.#ensureFree();
+    await this.#restoreAbsolute();
     this.#ensureFree();
     const job = this.host.startJob(program);
     this.#jobStarted(job.done);
@@ -240,6 +248,7 @@ export class MachineController {
         await this.host.connect(port, baudRate);
         opened = true;
       }
+      await this.#restoreAbsolute();
       const job = this.host.startJob(program);
       // A connection opened for this job alone closes after it: nothing to read then.
       if (!opened) this.#jobStarted(job.done);
@@ -297,9 +306,9 @@ export class MachineController {
     return this.#manual(async () => {
       const sent: string[] = [];
       const responses: string[] = [];
-      for (const command of commands) {
+      for (const command of this.#relativeMode ? ['G90', ...commands] : commands) {
         sent.push(command);
-        responses.push(...(await this.host.send(command)));
+        responses.push(...(await this.#sendTracked(command)));
       }
       sent.push(POSITION_COMMAND);
       const answer = await this.host.send(POSITION_COMMAND);
@@ -309,6 +318,19 @@ export class MachineController {
       if (strict && !position) throw new MachineError(this.#unreadable(answer));
       return { commands: sent, responses, status: this.status() };
     });
+  }
+
+  /** Sends one line, following whether it leaves the controller in relative mode. */
+  async #sendTracked(command: string): Promise<string[]> {
+    const mode = /^\s*G9([01])(\D|$)/i.exec(command)?.[1];
+    if (mode === '1') this.#relativeMode = true;
+    const responses = await this.host.send(command);
+    if (mode === '0') this.#relativeMode = false;
+    return responses;
+  }
+
+  async #restoreAbsolute() {
+    if (this.#relativeMode) await this.#sendTracked('G90');
   }
 
   /** `M114` into the status; undefined (and the position unknown) when its answer has not all axes. */

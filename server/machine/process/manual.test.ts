@@ -25,7 +25,7 @@ async function bench(axes: readonly string[] = FIVE_AXES, fake: Omit<FakeMarlinO
   const pair = await createPtyPair();
   cleanups.push(() => pair.dispose());
   const motion = new FakeMotion(axes);
-  const onPort = await attachFakeMarlin(pair.far, { ...fake, react: motion.react });
+  const onPort = await attachFakeMarlin(pair.far, { react: motion.react, ...fake });
   cleanups.push(() => onPort.close());
   const machine = new MachineController({ timings: TIMINGS });
   cleanups.push(() => machine.close());
@@ -300,7 +300,8 @@ describe('manual control', () => {
     expect((await b.post('resume')).body).toMatchObject({ state: 'streaming' });
     const stop = await b.post('command', { command: 'M112' });
     expect(stop).toEqual({ status: 200, body: { responses: [] } });
-    expect(b.fake.unframed).toContain('M112');
+    // Written before the answer; the pty delivers it a moment later.
+    await b.fake.until(() => b.fake.unframed.includes('M112'), 2000, 'M112');
     expect(b.machine.status()).toMatchObject({ state: 'error', message: 'Emergency stop' });
   });
 
@@ -321,6 +322,43 @@ describe('manual control', () => {
     await eventually(() => b.machine.status().position !== undefined, 5000);
     expect(b.machine.status()).toMatchObject({ state: 'completed', position: { x: 20, a: 180, b: 30 } });
     expect(b.fake.commands).toEqual(['G0 X1', 'M114', 'G0 X20 A180', 'G0 B30', 'M114']);
+  });
+
+  it('puts the controller back in absolute mode before the next job when a jog was cut off after G91', async () => {
+    const motion = new FakeMotion(FIVE_AXES);
+    let cut = false;
+    const b = await bench(FIVE_AXES, {
+      // The jog's move is accepted but never acknowledged: the connection fails before its G90.
+      react: (line) => {
+        if (!cut && line.command.startsWith('G1 X')) {
+          cut = true;
+          motion.react(line);
+          return { kind: 'silent' };
+        }
+        return motion.react(line);
+      },
+    });
+    await b.post('connect', { port: b.pair.near });
+    const jog = await b.post('jog', { axis: 'X', step: 10, feed: 100 });
+    expect(jog.status).toBe(502);
+    expect(jog.body.detail).toMatch(/^No response from the controller within 2 s/);
+    expect(motion.relative).toBe(true);
+
+    expect((await b.post('connect', { port: b.pair.near })).body).toMatchObject({ state: 'ready' });
+    expect((await b.post('job', { gcode: 'G0 X5 A90\n' })).status).toBe(202);
+    await eventually(() => b.machine.status().state === 'completed', 5000);
+    expect(b.fake.commands).toEqual(['G91', 'G1 X10 F100', 'G90', 'G0 X5 A90']);
+    expect(motion.position.get('X')).toBe(5);
+
+    // G91 typed in the console is followed the same way.
+    await b.post('command', { command: 'G91' });
+    const stream = b.machine.stream(
+      { commands: [{ command: 'G0 X1', sourceLine: 1 }], total: 1 },
+      b.pair.near,
+    );
+    expect((await stream).status).toBe('completed');
+    expect(b.fake.commands.slice(4)).toEqual(['G91', 'G90', 'G0 X1']);
+    expect(motion.position.get('X')).toBe(1);
   });
 
   it('accepts manual control only from clients on the workstation', async () => {

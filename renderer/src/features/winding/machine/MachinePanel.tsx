@@ -150,7 +150,7 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
           disabled={!control || connected || busy}
         />
         <ChoiceSelect
-          label="Axis format"
+          label="Controller axes"
           value={axisFormat}
           choices={AXIS_FORMATS}
           onChange={setAxisFormat}
