@@ -31,7 +31,13 @@ const reducingCone: fc.Arbitrary<ConeKinematics> = fc
     const endDiameter = diameter * taper;
     const maxAngle = Math.min(89, Math.asin(endDiameter / diameter) * RAD);
     const windAngle = 1 + steepness * (maxAngle - 1);
-    return coneKinematics(helical({ windAngle }), { diameter, endDiameter, windLength, domes: null, meridianSegments: 4096 });
+    return coneKinematics(helical({ windAngle }), {
+      diameter,
+      endDiameter,
+      windLength,
+      domes: null,
+      meridianSegments: 4096,
+    });
   });
 
 describe('the geodesic on a cone', () => {
@@ -83,7 +89,13 @@ describe('the geodesic on a cone', () => {
   });
 
   it('starts at the wind angle and reaches asin(c / r1) at the small end; θ(0) = 0', () => {
-    const k = coneKinematics(helical(), { diameter: 98, endDiameter: 54, windLength: 120, domes: null, meridianSegments: 4096 });
+    const k = coneKinematics(helical(), {
+      diameter: 98,
+      endDiameter: 54,
+      windLength: 120,
+      domes: null,
+      meridianSegments: 4096,
+    });
     expect(coneTheta(k, 0)).toBe(0);
     expect(coneFibreAngle(k, 0)).toBeCloseTo(30, 12);
     expect(coneFibreAngle(k, 120)).toBeCloseTo(Math.asin((49 * Math.sin(30 * DEG)) / 27) * RAD, 9);
@@ -149,7 +161,13 @@ describe('cone G-code', () => {
     const stations = lines.slice(first + 3, first + 3 + 2 * 120).filter((_, i) => i % 2 === 1);
     const words = stations.map((line) => line.split(' ').map((word) => Number(word.slice(1))));
     expect(words.map((w) => w[1])).toEqual(Array.from({ length: 120 }, (_, i) => i + 1));
-    const k = coneKinematics(helical(), { diameter: 98, endDiameter: 54, windLength: 120, domes: null, meridianSegments: 4096 });
+    const k = coneKinematics(helical(), {
+      diameter: 98,
+      endDiameter: 54,
+      windLength: 120,
+      domes: null,
+      meridianSegments: 4096,
+    });
     words.forEach((w, i) => {
       const z = i + 1;
       const lay = -(90 - coneFibreAngle(k, z));

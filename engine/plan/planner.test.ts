@@ -133,7 +133,13 @@ describe('streaming', () => {
     const base = loadDefinition('conf_valid_skip');
     const definition: WindDefinition = {
       ...base,
-      mandrelParameters: { diameter: 1e22, windLength: 69.75, endDiameter: null, domes: null, meridianSegments: 4096 },
+      mandrelParameters: {
+        diameter: 1e22,
+        windLength: 69.75,
+        endDiameter: null,
+        domes: null,
+        meridianSegments: 4096,
+      },
       towParameters: { width: 0.00001, thickness: 9.525 },
       defaultFeedRate: 0.0078125,
       layers: [],
@@ -151,7 +157,13 @@ describe('long lines', () => {
     const digits = BigInt(big).toString();
     const definition: WindDefinition = {
       schemaVersion: '1.0',
-      mandrelParameters: { diameter: big, windLength: big, endDiameter: null, domes: null, meridianSegments: 4096 },
+      mandrelParameters: {
+        diameter: big,
+        windLength: big,
+        endDiameter: null,
+        domes: null,
+        meridianSegments: 4096,
+      },
       towParameters: { width: big, thickness: big },
       defaultFeedRate: big,
       layers: [],

@@ -80,7 +80,13 @@ const validDefinition: fc.Arbitrary<WindDefinition> = machine.chain((m) =>
     .map(({ layers, terminal, thickness, feed }) => ({
       schemaVersion: '1.0',
       layers: terminal ? [...layers, { windType: 'hoop' as const, terminal: true }] : layers,
-      mandrelParameters: { diameter: m.diameter, windLength: m.windLength, endDiameter: null, domes: null, meridianSegments: 4096 },
+      mandrelParameters: {
+        diameter: m.diameter,
+        windLength: m.windLength,
+        endDiameter: null,
+        domes: null,
+        meridianSegments: 4096,
+      },
       towParameters: { width: m.width, thickness },
       defaultFeedRate: feed,
     })),
