@@ -1,5 +1,5 @@
 // Electron entry point (bundled to dist/electron/main.js by `npm run build`).
-import { dataDirOf } from '../server/data-dir-default.ts';
+import { dataDirOf } from '../server/config/data-dir-default.ts';
 import { startDesktop } from './desktop.ts';
 import { emergencyStopper, estopMenuItem } from './estop.ts';
 

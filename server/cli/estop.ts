@@ -1,7 +1,7 @@
 // `towpath estop`: M112 now, through the machine process's own door, found in
 // `<data dir>/machine.json`. It loads nothing else (no configuration schema, no core), so it starts
 // as fast as Node does and never waits on a busy or frozen core.
-import { dataDirOf } from '../data-dir-default.ts';
+import { dataDirOf } from '../config/data-dir-default.ts';
 import { postEmergencyStop, readMachineFileSync } from '../machine/process/machine-file.ts';
 import { type Command, UsageError } from './io.ts';
 

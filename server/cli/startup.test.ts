@@ -66,7 +66,7 @@ describe('towpath start-up', () => {
     expect(
       ours.filter(
         (m) =>
-          !/^(bin\/towpath\.mjs|server\/cli\/(estop|io|progress)\.ts|server\/data-dir-default\.ts|server\/machine\/process\/machine-file\.ts|engine\/machine\/door\.ts)$/.test(
+          !/^(bin\/towpath\.mjs|server\/cli\/(estop|io|progress)\.ts|server\/config\/data-dir-default\.ts|server\/machine\/process\/machine-file\.ts|engine\/machine\/door\.ts)$/.test(
             m,
           ),
       ),

@@ -10,7 +10,7 @@ import { MachineStateError } from '../../engine/machine/errors.ts';
 import { DEFAULT_BAUD_RATE } from '../../engine/machine/host.ts';
 import { type Program, ProgramError } from '../../engine/machine/program.ts';
 import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
-import { dataDirOf } from '../data-dir-default.ts';
+import { dataDirOf } from '../config/data-dir-default.ts';
 import { MachineLink, MachineUnavailableError } from '../machine/link.ts';
 import {
   loadProgram,

@@ -1,10 +1,10 @@
 // The dashboard API's settings (spec §18) and the realtime gateway's, read from the environment.
 import { INVALID_EMAIL, isValidEmail, normaliseEmail } from '../auth/email.ts';
 import { isStrongPassword, WEAK_PASSWORD } from '../auth/password-policy.ts';
-import type { Env } from '../data-dir-default.ts';
 import { EgressConfigError } from '../gateway/egress.ts';
 import { type GatewaySettings, readGatewaySettings } from '../gateway/settings.ts';
 import { DEFAULT_TRUSTED_PROXIES, parseProxyRange } from '../http/client-address.ts';
+import type { Env } from './data-dir-default.ts';
 import { ConfigError, clamp, type EnvReader, invalid } from './env.ts';
 import { checkSecret, SECRET_NAMES, type SecretName } from './secrets.ts';
 

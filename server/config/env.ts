@@ -2,7 +2,7 @@
 // unset; integers refused outside their range where a wrong value cannot be guessed (ports, nice) or
 // clamped with a warning where the dashboard API's §18 says so; booleans strictly 1/true/0/false.
 // A bad value is one ConfigError line naming the variable and what it was set to.
-import type { Env } from '../data-dir-default.ts';
+import type { Env } from './data-dir-default.ts';
 
 /** A configuration problem the user can fix; its message is one clear line. */
 export class ConfigError extends Error {

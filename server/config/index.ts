@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type BridgeEnv, bridgeEnvOf, parseHostSettings } from '../../bridge/config.ts';
 import { BridgeError } from '../../bridge/errors.ts';
-import { defaultDataDir, type Env, hostPlatform, type Platform } from '../data-dir-default.ts';
 import type { GatewaySettings } from '../gateway/settings.ts';
 import { type ApiConfig, loadApiConfig } from './api.ts';
+import { defaultDataDir, type Env, hostPlatform, type Platform } from './data-dir-default.ts';
 import { ConfigError, type EnvReader, envReader, invalid } from './env.ts';
 import { type FleetConfig, loadFleetConfig } from './fleet.ts';
 
