@@ -2,19 +2,12 @@
 // `towpath validate` unchanged, and validate refuses exactly what plan refuses. The word-for-word
 // comparison of every reference cone lives with the planner (engine/plan/cone-reference.test.ts).
 import { execFileSync } from 'node:child_process';
-import { copyFile, readdir, readFile } from 'node:fs/promises';
+import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordingIo } from '../testing/cli-io.ts';
 import { CONE_REFERENCE_ROOT } from '../testing/reference.ts';
+import { expectRefusedByPlanAndValidate, towpath } from '../testing/towpath-cli.ts';
 import { makeTempDir } from '../testing/workstation.ts';
-import { main } from './main.ts';
-
-async function towpath(...argv: string[]) {
-  const io = recordingIo();
-  const code = await main(argv, io);
-  return { code, stdout: io.out.join(''), stderr: io.err.join('') };
-}
 
 async function copyCase(name: string): Promise<{ dir: string; input: string }> {
   const dir = await makeTempDir();
@@ -63,19 +56,8 @@ describe('towpath plan and validate on cones', () => {
       const { detail } = JSON.parse(
         await readFile(join(CONE_REFERENCE_ROOT, name, 'expected.json'), 'utf8'),
       ).error;
-      const { dir, input } = await copyCase(name);
-      const stderr = `towpath: ${detail}\n`;
-      expect(await towpath('validate', input, '--json')).toEqual({
-        code: 1,
-        stdout: `${JSON.stringify({ status: 'error', detail })}\n`,
-        stderr,
-      });
-      expect(await towpath('plan', input, '--json')).toEqual({
-        code: 1,
-        stdout: `${JSON.stringify({ detail })}\n`,
-        stderr,
-      });
-      expect(await readdir(dir)).toEqual(['input.wind']);
+      const { input } = await copyCase(name);
+      await expectRefusedByPlanAndValidate(input, detail);
     });
   }
 });

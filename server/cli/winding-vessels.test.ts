@@ -2,20 +2,13 @@
 // its geodesic layer reaching the G-code, and a vessel the planner cannot wind is refused by
 // validate exactly as by plan. The geometry checks of the path live with the planner
 // (engine/plan/vessel.test.ts).
-import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordingIo } from '../testing/cli-io.ts';
+import { expectRefusedByPlanAndValidate, towpath } from '../testing/towpath-cli.ts';
 import { makeTempDir } from '../testing/workstation.ts';
-import { main } from './main.ts';
 
 const EXAMPLE = new URL('../../resources/examples/vessel.wind', import.meta.url).pathname;
-
-async function towpath(...argv: string[]) {
-  const io = recordingIo();
-  const code = await main(argv, io);
-  return { code, stdout: io.out.join(''), stderr: io.err.join('') };
-}
 
 describe('towpath plan and validate on a vessel', () => {
   it('the vessel example validates and plans, its geodesic layer circuit by circuit', async () => {
@@ -59,18 +52,7 @@ describe('towpath plan and validate on a vessel', () => {
     await writeFile(input, JSON.stringify(definition));
     const detail =
       "Layer 2: the polar opening (diameter 146.0 mm) is too large for the 6.0 mm band: the band's inner edge needs a Clairaut radius of 76 mm, which is not below the cylinder radius 75.0 mm, so no fibre angle on the cylinder reaches it";
-    const stderr = `towpath: ${detail}\n`;
-    expect(await towpath('validate', input, '--json')).toEqual({
-      code: 1,
-      stdout: `${JSON.stringify({ status: 'error', detail })}\n`,
-      stderr,
-    });
-    expect(await towpath('plan', input, '--json')).toEqual({
-      code: 1,
-      stdout: `${JSON.stringify({ detail })}\n`,
-      stderr,
-    });
-    expect(await readdir(dir)).toEqual(['input.wind']);
+    await expectRefusedByPlanAndValidate(input, detail);
   });
 
   it('a vessel definition that declares schemaVersion 1.0 is a schema error', async () => {

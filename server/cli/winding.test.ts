@@ -1,11 +1,10 @@
 import { copyFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordingIo } from '../testing/cli-io.ts';
 import { runNode } from '../testing/process.ts';
 import { REFERENCE_ROOT } from '../testing/reference.ts';
+import { towpath } from '../testing/towpath-cli.ts';
 import { makeTempDir } from '../testing/workstation.ts';
-import { main } from './main.ts';
 
 interface Expected {
   plan?: Record<string, unknown> & { layers: unknown[] };
@@ -23,12 +22,6 @@ async function expectedOf(name: string): Promise<Expected> {
 }
 
 /** Runs the CLI in-process, capturing what it prints. */
-async function towpath(...argv: string[]) {
-  const io = recordingIo();
-  const code = await main(argv, io);
-  return { code, stdout: io.out.join(''), stderr: io.err.join('') };
-}
-
 describe('towpath plan, validate and simulate on every reference case', () => {
   it('covers the reference set', () => {
     expect(cases.length).toBeGreaterThanOrEqual(12);
