@@ -78,18 +78,20 @@ export class Subscription implements UpstreamSink {
 
   data(message: UpstreamMessage, replay: boolean): void {
     if (this.closed) return;
-    const value = message.valueJson(this.intent?.parser);
+    const { topic, event, removed } = message.meta;
+    const value = removed ? 'null' : message.valueJson(this.intent?.parser);
     if (value === null) {
       this.problem('PARSE_ERROR', 'Upstream message is not valid JSON');
       return;
     }
     // Built by hand: the value's JSON is shared by every subscription receiving this message.
-    const { topic, event } = message.meta;
     this.#seq += 1;
     this.client.sendText(
       `{"type":"data","id":${this.#idJson},"seq":${this.#seq},"at":"${message.at}","value":${value}${
         topic === undefined ? '' : `,"topic":${JSON.stringify(topic)}`
-      }${event === undefined ? '' : `,"event":${JSON.stringify(event)}`}${replay ? ',"replay":true' : ''}}`,
+      }${event === undefined ? '' : `,"event":${JSON.stringify(event)}`}${removed ? ',"removed":true' : ''}${
+        replay ? ',"replay":true' : ''
+      }}`,
     );
   }
 

@@ -146,6 +146,31 @@ describe('MQTT upstreams', () => {
     expect(JSON.stringify(client.messages)).not.toContain(USER.password);
   });
 
+  it('on a wildcard filter a zero-length payload removes its topic, live and from the replay', async () => {
+    const client = await open();
+    await subscribe(client, 'cells', 'cells');
+    await subscribe(client, 'exact', 'resin0');
+    await untilFlowing('shop/cells/probe', [[client, 'cells']]);
+    await publisher.publishAsync('shop/cells/8', 'winding', { qos: 1, retain: true });
+    await publisher.publishAsync('shop/cells/9', 'curing', { qos: 1, retain: true });
+    await client.next((m) => m.id === 'cells' && m.topic === 'shop/cells/9');
+    await publisher.publishAsync('shop/cells/8', '', { qos: 1, retain: true });
+    const removed = await client.next((m) => m.id === 'cells' && m.removed === true);
+    expect(removed).toMatchObject({ type: 'data', topic: 'shop/cells/8', value: null });
+    // On a single topic an empty payload is still a value (json: null), not a removal.
+    await publish('shop/resin/temp', '', 1);
+    const empty = await client.next((m) => m.id === 'exact' && m.type === 'data' && m.value === null);
+    expect(empty.removed).toBeUndefined();
+    // A viewer joining the live filter is replayed the topics still there, not the removed one.
+    const late = await open();
+    await subscribe(late, 'late', 'cells');
+    await late.next((m) => m.id === 'late' && m.topic === 'shop/cells/9' && m.replay === true);
+    const replayed = late.messages.filter((m) => m.id === 'late' && m.replay === true).map((m) => m.topic);
+    expect(replayed).not.toContain('shop/cells/8');
+    expect(late.messages.some((m) => m.type === 'error')).toBe(false);
+    await publisher.publishAsync('shop/cells/9', '', { qos: 1, retain: true });
+  });
+
   it('50 subscribers on one topic share one broker connection and all get each message', async () => {
     const clients = await Promise.all(Array.from({ length: 50 }, () => open()));
     await Promise.all(clients.map((client, i) => subscribe(client, `s${i}`, 'resin1')));

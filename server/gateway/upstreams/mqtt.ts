@@ -4,6 +4,7 @@
 // resolve and pass the egress policy anew (§4.2), so the shared backoff drives it.
 import { randomBytes } from 'node:crypto';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { hasWildcard, KEPT_TOPICS } from '../../../engine/dashboard/topic-values.ts';
 import { filterCovers } from '../../profiles/topics.ts';
 import type { ResolvedAddress } from '../egress.ts';
 import { tlsFailureCode } from './connect.ts';
@@ -12,7 +13,6 @@ import { SharedUpstream, type UpstreamContext, type UpstreamSink } from './share
 
 export const MQTT_MAX_PAYLOAD_BYTES = 256 * 1024;
 export const MQTT_UNUSED_CLOSE_MS = 60_000;
-const WILDCARD_KEPT_TOPICS = 1000;
 
 const REFUSALS: Record<number, string> = { 4: 'Bad username or password', 5: 'Not authorized' };
 
@@ -155,12 +155,19 @@ export class MqttUpstream extends SharedUpstream {
           topic,
         },
       );
+      // On a wildcard filter a zero-length payload deletes that topic, as it deletes a retained
+      // message at the broker: forgotten here and announced to the subscribers as `removed`.
+      let removal: UpstreamMessage | undefined;
       for (const [filterTopic, filter] of this.filters) {
         if (!filterCovers(filterTopic, topic)) continue;
         filter.last.delete(topic);
+        if (payload.length === 0 && hasWildcard(filterTopic)) {
+          removal ??= new UpstreamMessage('', 0, message.at, { topic, removed: true });
+          for (const sink of filter.sinks.keys()) sink.data(removal, false);
+          continue;
+        }
         filter.last.set(topic, message);
-        if (filter.last.size > WILDCARD_KEPT_TOPICS)
-          filter.last.delete(filter.last.keys().next().value as string);
+        if (filter.last.size > KEPT_TOPICS) filter.last.delete(filter.last.keys().next().value as string);
         for (const sink of filter.sinks.keys()) sink.data(message, false);
       }
     });

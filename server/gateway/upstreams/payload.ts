@@ -11,9 +11,15 @@ export class UpstreamMessage {
   readonly bytes: number;
   /** Receipt time, ISO 8601 UTC with milliseconds. */
   readonly at: string;
-  readonly meta: { topic?: string; event?: string };
+  /** `removed`: a zero-length payload on a wildcard filter, which deletes its topic. */
+  readonly meta: { topic?: string; event?: string; removed?: boolean };
 
-  constructor(text: string, bytes: number, at: string, meta: { topic?: string; event?: string } = {}) {
+  constructor(
+    text: string,
+    bytes: number,
+    at: string,
+    meta: { topic?: string; event?: string; removed?: boolean } = {},
+  ) {
     this.text = text;
     this.bytes = bytes;
     this.at = at;

@@ -173,6 +173,32 @@ describe('gateway datasources', () => {
     second.stop();
   });
 
+  it('gives a wildcard MQTT datasource every topic’s latest payload; a removal drops its topic', () => {
+    const h = harness();
+    const wildcard = h.start(mqtt, h.context());
+    const single = h.start({ ...mqtt, id: 'one', settings: { topic: 'oven/1' } }, h.context());
+    const [stream, one] = h.links.flatMap((link) => link.streams) as StreamHandlers[];
+    const data = (topic: string, value: unknown, extra: Record<string, unknown> = {}) => ({
+      type: 'data',
+      topic,
+      value,
+      ...extra,
+    });
+    stream?.onData({ c: 1 }, data('oven/2', { c: 1 }, { replay: true }));
+    stream?.onData({ c: 5 }, data('oven/1', { c: 5 }));
+    stream?.onData({ c: 6 }, data('oven/2', { c: 6 }));
+    stream?.onData(null, data('oven/1', null, { removed: true }));
+    expect(wildcard.updates.slice(1).map((u) => u.value)).toEqual([
+      { 'oven/2': { c: 1 } },
+      { 'oven/2': { c: 1 }, 'oven/1': { c: 5 } },
+      { 'oven/2': { c: 6 }, 'oven/1': { c: 5 } },
+      { 'oven/2': { c: 6 } },
+    ]);
+    // A single topic's value is the payload itself.
+    one?.onData({ c: 7 }, data('oven/1', { c: 7 }));
+    expect(single.updates.at(-1)).toEqual({ status: 'connected', value: { c: 7 } });
+  });
+
   it('turns data and gateway statuses into the hub statuses of document §7.2', () => {
     const h = harness();
     const { updates } = h.start(mqtt, h.context());

@@ -4,6 +4,8 @@
 // stream stops. The gateway client renews credentials, reconnects and retries closed-but-retriable
 // streams itself; this adapter turns its callbacks into the hub's statuses and handles what is left
 // to the page: minting with retries, and resubscribing once after a revocation.
+
+import { hasWildcard, TopicValues } from '#engine/dashboard/topic-values.ts';
 import {
   GatewayClient,
   type GatewayCredential,
@@ -156,6 +158,10 @@ export function createGatewaySources(options: GatewaySourceOptions = {}): Source
       }
     };
 
+    // On a wildcard filter the value is every matched topic's latest payload (document §3.2).
+    const topic = datasource.type === 'mqtt' ? datasource.settings?.topic : undefined;
+    const topics = typeof topic === 'string' && hasWildcard(topic) ? new TopicValues() : null;
+
     const open = () => {
       refusal = null;
       emit({ status: 'connecting' });
@@ -163,8 +169,12 @@ export function createGatewaySources(options: GatewaySourceOptions = {}): Source
         dashboardId: context.dashboardId,
         datasourceId: datasource.id,
         credential,
-        onData: (value) => {
-          if (!stopped) emit({ status: 'connected', value });
+        onData: (value, message) => {
+          if (stopped) return;
+          if (topics && typeof message.topic === 'string') {
+            topics.apply(message.topic, value, message.removed === true);
+            emit({ status: 'connected', value: topics.value() });
+          } else emit({ status: 'connected', value });
         },
         onStatus: (status, message) => {
           if (stopped) return;

@@ -1,5 +1,6 @@
 // Sparkline and bar chart (§5.2), drawn as small SVGs.
 import { useRef } from 'react';
+import { rowsOf } from '#engine/dashboard/topic-values.ts';
 import { resolveField } from '../bindings.ts';
 import { WidgetValue } from './basic.tsx';
 import { bind, isBoolean, isNumber, isString, numberOf, setting } from './bound.ts';
@@ -91,7 +92,7 @@ export function SparklineWidget({ widget, snapshot }: WidgetProps) {
 export function BarChartWidget({ widget, snapshot }: WidgetProps) {
   const s = widget.settings;
   const bound = bind(snapshot, s?.valuePath);
-  const rows = Array.isArray(bound.value) ? bound.value.slice(0, 200) : null;
+  const rows = rowsOf(bound.value)?.slice(0, 200) ?? null;
   const labelField = setting(s, 'labelField', 'label', isString);
   const fields =
     Array.isArray(s?.seriesFields) && s.seriesFields.length > 0

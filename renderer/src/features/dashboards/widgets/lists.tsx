@@ -1,5 +1,6 @@
-// Table and status list (§5.2).
+// Table and status list (§5.2); an object at `valuePath` gives its values, sorted by key, as rows.
 import { useState } from 'react';
+import { rowsOf } from '#engine/dashboard/topic-values.ts';
 import { type Format, formatValue, resolveField } from '../bindings.ts';
 import { isObject } from '../document.ts';
 import { WidgetValue } from './basic.tsx';
@@ -40,13 +41,14 @@ export function TableWidget({ widget, snapshot }: WidgetProps) {
   const [sort, setSort] = useState<{ field: string; up: boolean } | null>(null);
   const [page, setPage] = useState(0);
   const emptyText = setting(s, 'emptyText', 'No rows', isString);
-  if (!Array.isArray(bound.value))
+  const items = rowsOf(bound.value);
+  if (!items)
     return (
       <WidgetValue note={bound.note}>
         {bound.value === undefined || bound.value === null ? emptyText : '—'}
       </WidgetValue>
     );
-  const all = bound.value.map((item) => (isObject(item) ? item : { value: item }));
+  const all = items.map((item) => (isObject(item) ? item : { value: item }));
   let rows = all.slice(0, MAX_ROWS);
   const columns = columnsOf(s, rows);
   if (sort) {
@@ -152,10 +154,11 @@ const STATUS_COLORS: Record<string, string> = {
 export function StatusListWidget({ widget, snapshot }: WidgetProps) {
   const s = widget.settings;
   const bound = bind(snapshot, s?.valuePath);
-  if (!Array.isArray(bound.value) || bound.value.length === 0)
+  const items = rowsOf(bound.value);
+  if (!items || items.length === 0)
     return (
       <WidgetValue note={bound.note}>
-        {Array.isArray(bound.value) || bound.value === undefined || bound.value === null ? 'No items' : '—'}
+        {items || bound.value === undefined || bound.value === null ? 'No items' : '—'}
       </WidgetValue>
     );
   const labelField = setting(s, 'labelField', 'label', isString);
@@ -169,7 +172,7 @@ export function StatusListWidget({ widget, snapshot }: WidgetProps) {
   return (
     <WidgetValue note={bound.note}>
       <ul className={`widget-status${s?.compact === true ? ' widget-status--compact' : ''}`}>
-        {bound.value.slice(0, 200).map((item, i) => {
+        {items.slice(0, 200).map((item, i) => {
           const label = resolveField(item, labelField);
           const value = resolveField(item, valueField);
           const raw = resolveField(item, statusField);

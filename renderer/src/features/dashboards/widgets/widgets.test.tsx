@@ -89,6 +89,70 @@ describe('widgets', () => {
     expect(screen.getByRole('region', { name: 'T' }).querySelectorAll('tbody tr')).toHaveLength(1);
   });
 
+  it('take an object at the value path as rows, its values sorted by key (a wildcard MQTT map)', () => {
+    const fleet = {
+      'towpath/v1/w02/state': { name: 'Winder 2', status: 'offline', machine: null },
+      'towpath/v1/w01/state': { name: 'Winder 1', status: 'running', machine: { percent: 41.5 } },
+    };
+    const snap = snapshot([{ id: 'f', title: 'Fleet', type: 'mqtt', value: fleet }]);
+    show(
+      {
+        id: 't',
+        type: 'table',
+        title: 'Winders',
+        settings: {
+          valuePath: 'Fleet',
+          columns: [
+            { field: 'name', header: 'Name' },
+            { field: 'machine.percent', header: 'Progress' },
+          ],
+        },
+      },
+      snap,
+    );
+    const rows = [...screen.getByRole('region', { name: 'Winders' }).querySelectorAll('tbody tr')];
+    expect(rows.map((row) => [...row.querySelectorAll('td')].map((td) => td.textContent))).toEqual([
+      ['Winder 1', '41.5'],
+      ['Winder 2', '—'],
+    ]);
+    show(
+      {
+        id: 's',
+        type: 'status-list',
+        title: 'States',
+        settings: {
+          valuePath: 'Fleet',
+          labelField: 'name',
+          valueField: 'status',
+          statusColors: { running: '#16a34a', offline: '#6b7280' },
+        },
+      },
+      snap,
+    );
+    const items = [...screen.getByRole('region', { name: 'States' }).querySelectorAll('li')];
+    expect(items.map((li) => li.textContent)).toEqual([
+      'Winder 1running (running)',
+      'Winder 2offline (offline)',
+    ]);
+    show(
+      {
+        id: 'b',
+        type: 'bar-chart',
+        title: 'Progress',
+        settings: { valuePath: 'Fleet', labelField: 'name', valueField: 'machine.percent' },
+      },
+      snap,
+    );
+    const bars = screen.getByRole('region', { name: 'Progress' }).querySelectorAll('.widget-bars__row');
+    expect([...bars].map((bar) => bar.textContent)).toEqual(['Winder 141.5', 'Winder 20']);
+    // An empty map is an empty list, not a wrong kind of value.
+    show(
+      { id: 'e', type: 'status-list', title: 'None', settings: { valuePath: 'Empty' } },
+      snapshot([{ id: 'x', title: 'Empty', value: {} }]),
+    );
+    expect(screen.getByRole('region', { name: 'None' }).textContent).toBe('NoneNo items');
+  });
+
   it('inserts templates as text, never as HTML', () => {
     const snap = snapshot([{ id: 'n', title: 'Notes', value: { text: '<img src=x onerror=alert(1)>' } }]);
     show(
