@@ -20,6 +20,8 @@ const scene = new WorkerScene((stats) => post({ type: 'scene-frame', id: 0, stat
 let queue = Promise.resolve();
 scope.addEventListener('message', (event) => {
   const request = event.data;
+  // Heard at once, not in turn: a plan still running for an older edit stops at its next slice.
+  if (!isSceneRequest(request)) session.notice(request);
   queue = queue.then(() => {
     if (!isSceneRequest(request)) return session.handle(request);
     try {

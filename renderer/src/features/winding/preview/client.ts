@@ -52,6 +52,7 @@ async function mainThreadPort(): Promise<Port> {
     post: (request) => {
       // The page draws the scene itself on this path: scene requests have no one to go to.
       if (isSceneRequest(request)) return;
+      session.notice(request);
       queue = queue.then(() => session.handle(request));
     },
     onAnswer: (listener) => listeners.push(listener),
@@ -63,6 +64,8 @@ type Pending = {
   resolve: (answer: WorkerAnswer) => void;
   reject: (error: Error) => void;
   onProgress?: (report: ProgressReport) => void;
+  /** planText hears of being overtaken; an open or re-plan overtaken hears nothing more, as before. */
+  answersCancelled: boolean;
 };
 
 /** The page can hand a canvas to a worker (OffscreenCanvas); where not, it draws the scene itself. */
@@ -82,6 +85,8 @@ export class PreviewClient {
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
   #sceneListener: SceneListener | null = null;
+  /** The edit being planned (planText): a newer one answers it as cancelled at once. */
+  #textPlan: number | null = null;
   /** The worker draws the 3D view on the page's transferred canvas (else the page draws it). */
   readonly drawsScene: boolean;
 
@@ -142,6 +147,33 @@ export class PreviewClient {
     return loaded(await answer);
   }
 
+  /**
+   * Plans a definition's text (the design studio's edits) in the worker, which keeps the result
+   * as the open program like an opened file. A newer call supersedes one still in flight: that one
+   * answers `{ cancelled: true }` at once and the worker gives its plan up at its next slice.
+   */
+  async planText(
+    name: string,
+    text: string,
+    options: PlanOptionsState,
+    onProgress?: (report: ProgressReport) => void,
+  ): Promise<LoadResult | { cancelled: true }> {
+    const port = await this.#port;
+    const older = this.#textPlan === null ? undefined : this.#pending.get(this.#textPlan);
+    if (older && this.#textPlan !== null) {
+      this.#pending.delete(this.#textPlan);
+      older.resolve({ type: 'cancelled', id: this.#textPlan });
+    }
+    const id = this.#nextId++;
+    this.#textPlan = id;
+    const answer = this.#wait(id, onProgress, true);
+    port.post({ type: 'plan-text', id, name, text, options });
+    const settled = await answer;
+    if (this.#textPlan === id) this.#textPlan = null;
+    if (settled.type === 'cancelled') return { cancelled: true };
+    return loaded(settled);
+  }
+
   replan(options: PlanOptionsState, onProgress?: (report: ProgressReport) => void): Promise<LoadResult> {
     return this.#request((id) => ({ type: 'replan', id, options }), onProgress).then(loaded);
   }
@@ -185,8 +217,14 @@ export class PreviewClient {
     return answer;
   }
 
-  #wait(id: number, onProgress?: (report: ProgressReport) => void): Promise<WorkerAnswer> {
-    return new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject, onProgress }));
+  #wait(
+    id: number,
+    onProgress?: (report: ProgressReport) => void,
+    answersCancelled = false,
+  ): Promise<WorkerAnswer> {
+    return new Promise((resolve, reject) =>
+      this.#pending.set(id, { resolve, reject, onProgress, answersCancelled }),
+    );
   }
 
   #receive(answer: WorkerAnswer): void {
@@ -205,6 +243,7 @@ export class PreviewClient {
       return;
     }
     this.#pending.delete(answer.id);
+    if (answer.type === 'cancelled' && !pending.answersCancelled) return;
     if (answer.type === 'failed') pending.reject(new Error(answer.message));
     else pending.resolve(answer);
   }

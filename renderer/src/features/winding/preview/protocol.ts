@@ -74,6 +74,11 @@ export type WorkerRequest =
   | { type: 'open-chunk'; id: number; bytes: Uint8Array }
   | { type: 'open-end'; id: number }
   | { type: 'replan'; id: number; options: PlanOptionsState }
+  /**
+   * A definition's text as it is being edited: planned like an opened file and kept as the open
+   * program. A newer program request supersedes one still planning (it answers `cancelled`).
+   */
+  | { type: 'plan-text'; id: number; name: string; text: string; options: PlanOptionsState }
   | { type: 'line'; id: number; command: number }
   | { type: 'program-blob'; id: number }
   | { type: 'start-job'; id: number; url: string }
@@ -100,6 +105,16 @@ export type SceneRequest = Extract<
 /** Requests about the open program, answered by the preview session. */
 export type ProgramRequest = Exclude<WorkerRequest, SceneRequest>;
 
+/** Requests that replace the open program: the newest wins and older ones still running give up. */
+export function replacesProgram(request: WorkerRequest): boolean {
+  return (
+    request.type === 'open-blob' ||
+    request.type === 'open-begin' ||
+    request.type === 'plan-text' ||
+    request.type === 'replan'
+  );
+}
+
 export function isSceneRequest(request: WorkerRequest): request is SceneRequest {
   return request.type.startsWith('scene');
 }
@@ -107,6 +122,8 @@ export function isSceneRequest(request: WorkerRequest): request is SceneRequest 
 export type WorkerAnswer =
   | { type: 'progress'; id: number; phase: 'reading' | 'planning'; done: number; total: number }
   | { type: 'loaded'; id: number; result: LoadResult }
+  /** A newer program request superseded this one before it finished. */
+  | { type: 'cancelled'; id: number }
   | { type: 'line'; id: number; line: CommandLine | null }
   | { type: 'program-blob'; id: number; blob: Blob | null }
   | { type: 'job'; id: number; answer: JobAnswer }

@@ -152,6 +152,69 @@ describe('preview client on the main thread (no Worker here)', () => {
   });
 });
 
+describe('planning a definition as it is edited', () => {
+  // The largest reference definition wound eight times over: its plan takes many slices.
+  const avbay = JSON.parse(read('avbay_single/input.wind').toString());
+  const bench = JSON.stringify({ ...avbay, layers: Array(8).fill(avbay.layers[0]) });
+
+  it('a newer edit noticed while an older one plans stops it; the newer becomes the open program', async () => {
+    const answers: WorkerAnswer[] = [];
+    const s = new PreviewSession((answer) => answers.push(answer));
+    const older: ProgramRequest = { type: 'plan-text', id: 10, name: 'part.wind', text: bench, options: XAB };
+    const newer: ProgramRequest = {
+      type: 'plan-text',
+      id: 11,
+      name: 'part.wind',
+      text: read('conf_valid_hoop/input.wind').toString(),
+      options: XAB,
+    };
+    s.notice(older);
+    // handle() returns at the plan's first pause between slices: the newer edit arrives then, as a
+    // message does in the worker.
+    const running = s.handle(older);
+    s.notice(newer);
+    await running;
+    await s.handle(newer);
+    const final = answers.filter((a) => a.type !== 'progress');
+    expect(final.map((a) => [a.type, a.id])).toEqual([
+      ['cancelled', 10],
+      ['loaded', 11],
+    ]);
+    const [answer] = await (async () => {
+      answers.length = 0;
+      await s.handle({ type: 'program-blob', id: 12 });
+      return answers;
+    })();
+    const blob = answer?.type === 'program-blob' ? answer.blob : null;
+    expect(
+      Buffer.from(await (blob as Blob).arrayBuffer()).equals(read('conf_valid_hoop/expected-xab.gcode')),
+    ).toBe(true);
+  });
+
+  it('planText answers an overtaken call as cancelled and the newest with its plan', async () => {
+    const client = new PreviewClient();
+    const first = client.planText('part.wind', bench, XAB);
+    const second = client.planText('part.wind', read('conf_valid_helical/input.wind').toString(), XAB);
+    expect(await first).toEqual({ cancelled: true });
+    const result = await second;
+    if ('cancelled' in result) throw new Error('the newest edit was cancelled');
+    const expected = JSON.parse(read('conf_valid_helical/expected.json').toString());
+    expect(ok(result).plan).toEqual(expected.plan);
+    const blob = await client.programBlob();
+    const gcode = read('conf_valid_helical/expected-xab.gcode');
+    expect(Buffer.from(await (blob as Blob).arrayBuffer()).equals(gcode)).toBe(true);
+    await client.close();
+  });
+
+  it('an edit that does not validate answers the exact message and keeps nothing planned', async () => {
+    const client = new PreviewClient();
+    const result = await client.planText('part.wind', '{"layers": [', XAB);
+    expect(result).toMatchObject({ ok: false, error: { level: 'file' } });
+    expect('error' in result && result.error.message).toMatch(/^Invalid JSON in part\.wind: /);
+    await client.close();
+  });
+});
+
 describe('helpers', () => {
   it('names the G-code as the planner does and finds the vertex at a command', () => {
     expect(gcodeName('part.wind')).toBe('part.gcode');

@@ -8,7 +8,7 @@ import { ProgramError as MachineProgramError, prepareProgram } from '#engine/mac
 import { planChunks } from '#engine/plan/index.ts';
 import type { PlanSummary } from '#engine/plan/types.ts';
 import { Utf8Validator } from '#engine/text/utf8.ts';
-import { parseWindDefinition } from '#engine/wind/index.ts';
+import { parseWindDefinition, parseWindText } from '#engine/wind/index.ts';
 import type { WindDefinition } from '#engine/wind/types.ts';
 import { ProgramBytes } from './program-bytes.ts';
 import type {
@@ -20,11 +20,30 @@ import type {
   ViewGeometry,
   WorkerAnswer,
 } from './protocol.ts';
+import { replacesProgram } from './protocol.ts';
 
 /** Bytes read from a Blob per step: large enough to be quick, small enough for a lively progress bar. */
 export const READ_CHUNK_BYTES = 4 * 1024 * 1024;
 /** Planned bytes between two progress reports. */
 const PLAN_REPORT_BYTES = 4 * 1024 * 1024;
+/**
+ * Planning runs in slices of about this long, each followed by a turn of the event loop, so a
+ * newer edit that arrived meanwhile is heard and the older plan given up.
+ */
+const PLAN_SLICE_MS = 12;
+
+/** One turn of the event loop: a message-channel task (timers are clamped to 4 ms when nested). */
+function yieldToEventLoop(): Promise<void> {
+  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
 
 export type Post = (answer: WorkerAnswer, transfer?: Transferable[]) => void;
 
@@ -53,8 +72,10 @@ export class PreviewSession {
   #geometryTap: ((geometry: ViewGeometry) => void) | null = null;
   #loaded: Loaded | null = null;
   #incoming: Incoming | null = null;
-  /** The newest open request: an older one still reading gives up. */
+  /** The newest request that replaces the program: an older one still reading or planning gives up. */
   #current = 0;
+  /** Program requests noticed on arrival and not yet handled. */
+  readonly #heard = new Set<number>();
   /** When the request being answered arrived. */
   #started = 0;
 
@@ -70,7 +91,25 @@ export class PreviewSession {
     this.#geometryTap = tap;
   }
 
+  /**
+   * Called as a request arrives, before the ones queued ahead of it have run: a newer program
+   * request makes an older one still planning stop at its next slice, and queued ones skip.
+   */
+  notice(request: ProgramRequest): void {
+    if (!replacesProgram(request)) return;
+    this.#current = request.id;
+    this.#heard.add(request.id);
+  }
+
   async handle(request: ProgramRequest): Promise<void> {
+    if (replacesProgram(request)) {
+      // Not noticed on arrival (called directly): it is the newest by being handled now.
+      if (!this.#heard.delete(request.id)) this.#current = request.id;
+      else if (this.#current !== request.id) {
+        this.#post({ type: 'cancelled', id: request.id });
+        return;
+      }
+    }
     try {
       await this.#dispatch(request);
     } catch (error) {
@@ -86,11 +125,10 @@ export class PreviewSession {
     if (request.type !== 'open-chunk' && request.type !== 'open-end') this.#started = performance.now();
     switch (request.type) {
       case 'open-blob': {
-        this.#current = request.id;
         const reader = new SourceReader(kindOf(request.name));
         const size = request.blob.size;
         for (let offset = 0; offset < size || (offset === 0 && size === 0); offset += READ_CHUNK_BYTES) {
-          if (this.#current !== request.id) return;
+          if (this.#current !== request.id) return this.#post({ type: 'cancelled', id: request.id });
           const bytes = new Uint8Array(
             await request.blob.slice(offset, offset + READ_CHUNK_BYTES).arrayBuffer(),
           );
@@ -104,12 +142,11 @@ export class PreviewSession {
           });
           if (size === 0) break;
         }
-        if (this.#current !== request.id) return;
-        this.#finishOpen(request.id, request.name, request.options, reader);
+        if (this.#current !== request.id) return this.#post({ type: 'cancelled', id: request.id });
+        await this.#finishOpen(request.id, request.name, request.options, reader);
         return;
       }
       case 'open-begin':
-        this.#current = request.id;
         this.#incoming = {
           id: request.id,
           name: request.name,
@@ -135,13 +172,26 @@ export class PreviewSession {
         const incoming = this.#incoming;
         if (incoming?.id !== request.id) return;
         this.#incoming = null;
-        this.#finishOpen(incoming.id, incoming.name, incoming.options, incoming.reader);
+        if (this.#current !== request.id) return this.#post({ type: 'cancelled', id: request.id });
+        await this.#finishOpen(incoming.id, incoming.name, incoming.options, incoming.reader);
         return;
       }
       case 'replan': {
         const loaded = this.#loaded;
         if (!loaded?.definition) throw new Error('No definition is open');
-        this.#planAndPost(request.id, loaded.name, loaded.definition, request.options);
+        await this.#planAndPost(request.id, loaded.name, loaded.definition, request.options);
+        return;
+      }
+      case 'plan-text': {
+        let definition: WindDefinition;
+        try {
+          definition = parseWindText(request.text, request.name);
+        } catch (error) {
+          this.#loaded = { name: request.name, kind: 'wind', definition: null, program: null };
+          this.#postFailure(request.id, 'wind', request.name, error);
+          return;
+        }
+        await this.#planAndPost(request.id, request.name, definition, request.options);
         return;
       }
       case 'line': {
@@ -187,7 +237,12 @@ export class PreviewSession {
     }
   }
 
-  #finishOpen(id: number, name: string, options: PlanOptionsState, reader: SourceReader): void {
+  async #finishOpen(
+    id: number,
+    name: string,
+    options: PlanOptionsState,
+    reader: SourceReader,
+  ): Promise<void> {
     const kind = reader.kind;
     if (kind === 'wind') {
       let definition: WindDefinition;
@@ -198,7 +253,7 @@ export class PreviewSession {
         this.#postFailure(id, kind, name, error);
         return;
       }
-      this.#planAndPost(id, name, definition, options);
+      await this.#planAndPost(id, name, definition, options);
       return;
     }
     let geometry: PreviewGeometry;
@@ -221,14 +276,29 @@ export class PreviewSession {
     });
   }
 
-  #planAndPost(id: number, name: string, definition: WindDefinition, options: PlanOptionsState): void {
+  async #planAndPost(
+    id: number,
+    name: string,
+    definition: WindDefinition,
+    options: PlanOptionsState,
+  ): Promise<void> {
     const program = new ProgramBytes();
     const builder = new PreviewBuilder();
     const chunks = planChunks(definition, options);
     let summary: PlanSummary;
     let reported = 0;
+    let sliceStart = performance.now();
     try {
       for (;;) {
+        if (performance.now() - sliceStart >= PLAN_SLICE_MS) {
+          await yieldToEventLoop();
+          if (this.#current !== id) {
+            chunks.return(undefined as never);
+            this.#post({ type: 'cancelled', id });
+            return;
+          }
+          sliceStart = performance.now();
+        }
         const step = chunks.next();
         if (step.done) {
           summary = step.value;
