@@ -80,22 +80,48 @@ export const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   t: '\t',
 };
 
+/** Where a value sits in the text, in UTF-16 code units, end exclusive. */
+export interface JsonSpan {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** An object member: its key (quotes included) and its value. */
+export interface JsonMemberSpan extends JsonSpan {
+  readonly keyFrom: number;
+  readonly keyTo: number;
+}
+
+/**
+ * Where every value of a decoded document sits, for pointing at the token a schema error is about.
+ * A duplicate key's span is its last occurrence, the one whose value is kept.
+ */
+export class JsonSpans {
+  root: JsonSpan = { from: 0, to: 0 };
+  readonly members = new WeakMap<JsonObject, Map<string, JsonMemberSpan>>();
+  readonly elements = new WeakMap<JsonValue[], JsonSpan[]>();
+}
+
 class Decoder {
   readonly #s: string;
   readonly #n: number;
+  readonly #spans: JsonSpans | null;
   // End of the value last scanned; scanners return values and leave their end here.
   #end = 0;
 
-  constructor(text: string) {
+  constructor(text: string, spans: JsonSpans | null) {
     this.#s = text;
     this.#n = text.length;
+    this.#spans = spans;
   }
 
   decode(): JsonValue {
     const s = this.#s;
     if (s.charCodeAt(0) === 0xfeff)
       throw new JsonSyntaxError('Unexpected UTF-8 BOM (decode using utf-8-sig)', 0);
-    const value = this.#value(this.#skip(0), 0);
+    const start = this.#skip(0);
+    const value = this.#value(start, 0);
+    if (this.#spans) this.#spans.root = { from: start, to: this.#end };
     const end = this.#skip(this.#end);
     if (end !== this.#n) throw new JsonSyntaxError('Extra data', end);
     return value;
@@ -257,6 +283,8 @@ class Decoder {
     const s = this.#s;
     const n = this.#n;
     const result: JsonObject = new Map();
+    const spans = this.#spans && new Map<string, JsonMemberSpan>();
+    if (spans) this.#spans?.members.set(result, spans);
     let i = this.#skip(start);
     if (i < n && s.charCodeAt(i) === 0x7d) {
       this.#end = i + 1;
@@ -265,11 +293,15 @@ class Decoder {
     for (;;) {
       if (i >= n || s.charCodeAt(i) !== QUOTE)
         throw new JsonSyntaxError('Expecting property name enclosed in double quotes', i);
+      const keyFrom = i;
       const key = this.#string(i + 1);
-      i = this.#skip(this.#end);
+      const keyTo = this.#end;
+      i = this.#skip(keyTo);
       if (i >= n || s.charCodeAt(i) !== 0x3a) throw new JsonSyntaxError("Expecting ':' delimiter", i);
-      const value = this.#value(this.#skip(i + 1), depth);
+      const from = this.#skip(i + 1);
+      const value = this.#value(from, depth);
       result.set(key, value);
+      spans?.set(key, { keyFrom, keyTo, from, to: this.#end });
       i = this.#skip(this.#end);
       if (i < n && s.charCodeAt(i) === 0x7d) {
         this.#end = i + 1;
@@ -284,6 +316,8 @@ class Decoder {
     const s = this.#s;
     const n = this.#n;
     const result: JsonValue[] = [];
+    const spans: JsonSpan[] | null = this.#spans && [];
+    if (spans) this.#spans?.elements.set(result, spans);
     let i = this.#skip(start);
     if (i < n && s.charCodeAt(i) === 0x5d) {
       this.#end = i + 1;
@@ -291,6 +325,7 @@ class Decoder {
     }
     for (;;) {
       result.push(this.#value(i, depth));
+      spans?.push({ from: i, to: this.#end });
       i = this.#skip(this.#end);
       if (i < n && s.charCodeAt(i) === 0x5d) {
         this.#end = i + 1;
@@ -302,7 +337,10 @@ class Decoder {
   }
 }
 
-/** Decodes `text` like Python's `json.loads`; throws `JsonSyntaxError` on the first problem. */
-export function decodeJson(text: string): JsonValue {
-  return new Decoder(text).decode();
+/**
+ * Decodes `text` like Python's `json.loads`; throws `JsonSyntaxError` on the first problem. Given
+ * `spans`, also records where each value sits (the source editor's diagnostics need it).
+ */
+export function decodeJson(text: string, spans: JsonSpans | null = null): JsonValue {
+  return new Decoder(text, spans).decode();
 }
