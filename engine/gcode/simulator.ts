@@ -127,6 +127,8 @@ export class GcodeSimulator implements LineSink {
 
   #x = 0;
   #a = 0;
+  /** The head's coordinate: it takes no time in the §5 model, but a resume must know where it is. */
+  #b = 0;
   #feed = 0;
   #time = 0;
   #distance = 0;
@@ -159,6 +161,21 @@ export class GcodeSimulator implements LineSink {
   /** Estimated machine time of the lines read so far (what `finish` reports for the whole program). */
   get elapsedSeconds(): number {
     return this.#time;
+  }
+
+  /**
+   * Where the program has left the machine after the lines read so far (logical coordinates), with
+   * the modal feed and the §5 distance: what a resume needs to know about a point in the program.
+   */
+  get machine(): { line: number; x: number; a: number; b: number; feed: number; distanceMm: number } {
+    return {
+      line: this.#lineNo,
+      x: this.#x,
+      a: this.#a,
+      b: this.#b,
+      feed: this.#feed,
+      distanceMm: this.#distance,
+    };
   }
 
   /** Feeds the next bytes. Throws the final SimulationError as soon as the outcome is certain. */
@@ -304,6 +321,7 @@ export class GcodeSimulator implements LineSink {
     const scanner = this.#scanner;
     let x = this.#x;
     let a = this.#a;
+    let b = this.#b;
     while (true) {
       p = skipWhitespace(buf, p, end);
       if (p === end) break;
@@ -323,6 +341,8 @@ export class GcodeSimulator implements LineSink {
         x = value;
       } else if (letter === mandrel) {
         a = value;
+      } else if (letter === head) {
+        b = value;
       } else if (letter === LOWER_F) {
         if (!(value > 0)) {
           this.#fail(`Line ${this.#lineNo}: feed rate must be positive`);
@@ -336,6 +356,7 @@ export class GcodeSimulator implements LineSink {
     const da = a - this.#a;
     this.#x = x;
     this.#a = a;
+    this.#b = b;
     if (dx === 0 && da === 0) return;
     if (this.#headerKnown) {
       const d = Math.sqrt(sq(dx) + sq((da / 360) * this.#c0));
@@ -384,6 +405,7 @@ export class GcodeSimulator implements LineSink {
       }
       if (letter === LOWER_X) x = value;
       else if (letter === this.#mandrelLetter) a = value;
+      else if (letter === this.#headLetter) this.#b = value;
       p = next;
     }
     this.#x = x;
@@ -449,6 +471,7 @@ export class GcodeSimulator implements LineSink {
     const homeA = named === 0 || (named & 2) !== 0;
     if (homeX) this.#x = 0;
     if (homeA) this.#a = 0;
+    if (named === 0 || (named & 4) !== 0) this.#b = 0;
     if (this.#observer !== null) this.#observer.home(this.#sendable, homeX, homeA);
   }
 
