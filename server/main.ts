@@ -117,6 +117,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   // §15: the embedded gateway's counters while it runs; else GATEWAY_RUNTIME_METRICS_URL's.
   if (config.realtimeGateway.enabled)
     services.gatewayMetrics = async () => ({ ...gateway.metrics.snapshot() });
+  if (fleet) services.shopLinks.fleet = () => fleet.runtime();
   // Temporary plan files a crash left behind, in the folders plans went to (within today's roots).
   const outputFolders = await OutputFolders.open(dataDir, logger);
   await outputFolders.removeStaleTemporaries(await createPathPolicy(config.winding.allowedRoots));

@@ -19,7 +19,13 @@ import { DashboardService } from './dashboards/service.ts';
 import { type Database, openDatabase } from './db/database.ts';
 import { Store } from './db/store.ts';
 import { pruneRevocationEvents } from './gateway/internal/revocations.ts';
-import { type GatewayMetricsSource, gatewayMetricsFromUrl, RuntimeMetrics } from './graphql/metrics.ts';
+import {
+  type GatewayMetricsSource,
+  gatewayMetricsFromUrl,
+  NO_SHOP_LINKS,
+  RuntimeMetrics,
+  type ShopLinks,
+} from './graphql/metrics.ts';
 import { ClientAddresses } from './http/client-address.ts';
 import type { Logger } from './log.ts';
 import { BrokerProfileService } from './profiles/brokers.ts';
@@ -58,6 +64,8 @@ export interface Services {
   bus: ChangeBus;
   /** The realtime gateway's counters for `adminRuntimeMetrics` (§15). */
   gatewayMetrics: GatewayMetricsSource;
+  /** The fleet publisher and OPC UA server, for `adminRuntimeMetrics` (set by startWorkstation). */
+  shopLinks: ShopLinks;
   clock: Now;
   logger: Logger;
   /** §6.1: the first-run setup code while nobody has an account. */
@@ -154,6 +162,7 @@ export async function openServices(options: ServicesOptions): Promise<OpenedServ
         secrets.GATEWAY_SERVICE_TOKEN,
         logger,
       ),
+      shopLinks: { ...NO_SHOP_LINKS },
       clock,
       logger,
       setupCode,

@@ -78,6 +78,37 @@ function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
+/** The fleet publisher's view of the shop's MQTT broker (server/fleet). */
+export interface FleetLinkStatus {
+  connected: boolean;
+  /** The broker URL as configured (it never carries credentials). */
+  broker: string;
+  topic: string;
+  lastPublishAt: string | null;
+  lastError: string | null;
+  /** Another process publishes as this workstation id, so this one stopped. */
+  conflict: boolean;
+}
+
+/** The read-only OPC UA server's view of itself. */
+export interface OpcuaLinkStatus {
+  listening: boolean;
+  endpoint: string;
+  sessionCount: number;
+  lastError: string | null;
+}
+
+/**
+ * How this workstation reaches the shop beyond its own doors, each null while switched off
+ * (FLEET_BROKER_URL, OPCUA_PORT unset); read at query time, for they change with the network.
+ */
+export interface ShopLinks {
+  fleet(): FleetLinkStatus | null;
+  opcua(): OpcuaLinkStatus | null;
+}
+
+export const NO_SHOP_LINKS: ShopLinks = { fleet: () => null, opcua: () => null };
+
 /** The realtime gateway's counters, or null when there is no gateway or it cannot be read. */
 export type GatewayMetricsSource = () => Promise<Record<string, unknown> | null>;
 

@@ -28,8 +28,12 @@ export type AdminRuntimeMetrics = {
   api: ApiRuntimeMetrics;
   /** Query time (ISO 8601 UTC). */
   collectedAt: Scalars['String']['output'];
+  /** The fleet publisher; null unless FLEET_BROKER_URL is set. */
+  fleet?: Maybe<FleetRuntimeStatus>;
   /** The realtime gateway's counters; null while no gateway runs or it cannot be reached. */
   gateway?: Maybe<GatewayRuntimeMetrics>;
+  /** The OPC UA server; null unless OPCUA_PORT is set. */
+  opcua?: Maybe<OpcuaRuntimeStatus>;
 };
 
 /** Counters of this API process since it started (§15). */
@@ -272,6 +276,23 @@ export type DatasourceTypeCount = {
 export type ExecutionMode =
   | 'safe'
   | 'trusted';
+
+/** This workstation's fleet publisher on the shop's MQTT broker (read-only, retained state). */
+export type FleetRuntimeStatus = {
+  __typename?: 'FleetRuntimeStatus';
+  /** FLEET_BROKER_URL as configured; it never carries credentials. */
+  broker: Scalars['String']['output'];
+  /** Another process is online under this workstation id, so this one stopped publishing. */
+  conflict: Scalars['Boolean']['output'];
+  /** Connected to the broker now. */
+  connected: Scalars['Boolean']['output'];
+  /** The latest connection, TLS or authorisation problem; null once connected again. */
+  lastError?: Maybe<Scalars['String']['output']>;
+  /** When the broker last took this workstation's state (ISO 8601 UTC); null before the first. */
+  lastPublishAt?: Maybe<Scalars['String']['output']>;
+  /** The retained state topic, <prefix>/<workstationId>/state. */
+  topic: Scalars['String']['output'];
+};
 
 /** The realtime gateway's counters (gateway spec §9). */
 export type GatewayRuntimeMetrics = {
@@ -574,6 +595,16 @@ export type MutationUpsertDashboardAccessArgs = {
   email: Scalars['String']['input'];
 };
 
+/** This workstation's read-only OPC UA server. */
+export type OpcuaRuntimeStatus = {
+  __typename?: 'OpcuaRuntimeStatus';
+  /** The endpoint URL clients connect to (opc.tcp://…). */
+  endpoint: Scalars['String']['output'];
+  lastError?: Maybe<Scalars['String']['output']>;
+  listening: Scalars['Boolean']['output'];
+  sessionCount: Scalars['Int']['output'];
+};
+
 /** A reset token for an admin to hand over by any channel; shown only once. */
 export type PasswordResetToken = {
   __typename?: 'PasswordResetToken';
@@ -861,6 +892,7 @@ export type ResolversTypes = {
   DatasourceSessionToken: ResolverTypeWrapper<DatasourceSessionToken>;
   DatasourceTypeCount: ResolverTypeWrapper<DatasourceTypeCount>;
   ExecutionMode: null;
+  FleetRuntimeStatus: ResolverTypeWrapper<FleetRuntimeStatus>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   GatewayRuntimeMetrics: ResolverTypeWrapper<GatewayRuntimeMetrics>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
@@ -870,6 +902,7 @@ export type ResolversTypes = {
   IssuedServiceAccountToken: ResolverTypeWrapper<IssuedToken>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Object: ResolverTypeWrapper<Scalars['Object']['output']>;
+  OpcuaRuntimeStatus: ResolverTypeWrapper<OpcuaRuntimeStatus>;
   PasswordResetToken: ResolverTypeWrapper<PasswordResetToken>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RegistrationMode: null;
@@ -907,6 +940,7 @@ export type ResolversParentTypes = {
   DatasourceDiagnostics: DatasourceDiagnostics;
   DatasourceSessionToken: DatasourceSessionToken;
   DatasourceTypeCount: DatasourceTypeCount;
+  FleetRuntimeStatus: FleetRuntimeStatus;
   Float: Scalars['Float']['output'];
   GatewayRuntimeMetrics: GatewayRuntimeMetrics;
   ID: Scalars['ID']['output'];
@@ -916,6 +950,7 @@ export type ResolversParentTypes = {
   IssuedServiceAccountToken: IssuedToken;
   Mutation: Record<PropertyKey, never>;
   Object: Scalars['Object']['output'];
+  OpcuaRuntimeStatus: OpcuaRuntimeStatus;
   PasswordResetToken: PasswordResetToken;
   Query: Record<PropertyKey, never>;
   ServiceAccount: ServiceAccountView;
@@ -932,7 +967,9 @@ export type ResolversParentTypes = {
 export type AdminRuntimeMetricsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['AdminRuntimeMetrics'] = ResolversParentTypes['AdminRuntimeMetrics']> = {
   api?: Resolver<ResolversTypes['ApiRuntimeMetrics'], ParentType, ContextType>;
   collectedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  fleet?: Resolver<Maybe<ResolversTypes['FleetRuntimeStatus']>, ParentType, ContextType>;
   gateway?: Resolver<Maybe<ResolversTypes['GatewayRuntimeMetrics']>, ParentType, ContextType>;
+  opcua?: Resolver<Maybe<ResolversTypes['OpcuaRuntimeStatus']>, ParentType, ContextType>;
 };
 
 export type ApiRuntimeMetricsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['ApiRuntimeMetrics'] = ResolversParentTypes['ApiRuntimeMetrics']> = {
@@ -1074,6 +1111,15 @@ export type DatasourceTypeCountResolvers<ContextType = RequestContext, ParentTyp
 
 export type ExecutionModeResolvers = { SAFE: 'safe', TRUSTED: 'trusted' };
 
+export type FleetRuntimeStatusResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['FleetRuntimeStatus'] = ResolversParentTypes['FleetRuntimeStatus']> = {
+  broker?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  conflict?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  connected?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastPublishAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  topic?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type GatewayRuntimeMetricsResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['GatewayRuntimeMetrics'] = ResolversParentTypes['GatewayRuntimeMetrics']> = {
   collectedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   httpAvgLatencyMs?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
@@ -1151,6 +1197,13 @@ export type MutationResolvers<ContextType = RequestContext, ParentType extends R
 export interface ObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Object'], any> {
   name: 'Object';
 }
+
+export type OpcuaRuntimeStatusResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OpcuaRuntimeStatus'] = ResolversParentTypes['OpcuaRuntimeStatus']> = {
+  endpoint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  listening?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  sessionCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
 
 export type PasswordResetTokenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PasswordResetToken'] = ResolversParentTypes['PasswordResetToken']> = {
   expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1245,12 +1298,14 @@ export type Resolvers<ContextType = RequestContext> = {
   DatasourceSessionToken?: DatasourceSessionTokenResolvers<ContextType>;
   DatasourceTypeCount?: DatasourceTypeCountResolvers<ContextType>;
   ExecutionMode?: ExecutionModeResolvers;
+  FleetRuntimeStatus?: FleetRuntimeStatusResolvers<ContextType>;
   GatewayRuntimeMetrics?: GatewayRuntimeMetricsResolvers<ContextType>;
   Invite?: InviteResolvers<ContextType>;
   InviteToken?: InviteTokenResolvers<ContextType>;
   IssuedServiceAccountToken?: IssuedServiceAccountTokenResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   Object?: GraphQLScalarType;
+  OpcuaRuntimeStatus?: OpcuaRuntimeStatusResolvers<ContextType>;
   PasswordResetToken?: PasswordResetTokenResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   RegistrationMode?: RegistrationModeResolvers;

@@ -36,12 +36,41 @@ export const typeDefs = /* GraphQL */ `
     realtimeErrorCount: Int!
   }
 
+  "This workstation's fleet publisher on the shop's MQTT broker (read-only, retained state)."
+  type FleetRuntimeStatus {
+    "Connected to the broker now."
+    connected: Boolean!
+    "FLEET_BROKER_URL as configured; it never carries credentials."
+    broker: String!
+    "The retained state topic, <prefix>/<workstationId>/state."
+    topic: String!
+    "When the broker last took this workstation's state (ISO 8601 UTC); null before the first."
+    lastPublishAt: String
+    "The latest connection, TLS or authorisation problem; null once connected again."
+    lastError: String
+    "Another process is online under this workstation id, so this one stopped publishing."
+    conflict: Boolean!
+  }
+
+  "This workstation's read-only OPC UA server."
+  type OpcuaRuntimeStatus {
+    listening: Boolean!
+    "The endpoint URL clients connect to (opc.tcp://…)."
+    endpoint: String!
+    sessionCount: Int!
+    lastError: String
+  }
+
   type AdminRuntimeMetrics {
     "Query time (ISO 8601 UTC)."
     collectedAt: String!
     api: ApiRuntimeMetrics!
     "The realtime gateway's counters; null while no gateway runs or it cannot be reached."
     gateway: GatewayRuntimeMetrics
+    "The fleet publisher; null unless FLEET_BROKER_URL is set."
+    fleet: FleetRuntimeStatus
+    "The OPC UA server; null unless OPCUA_PORT is set."
+    opcua: OpcuaRuntimeStatus
   }
 
   extend type Query {
@@ -66,6 +95,8 @@ export const resolvers: Resolvers = {
   // Fetched only when selected: reading the gateway can take up to its timeout.
   AdminRuntimeMetrics: {
     gateway: async (_, __, context) => gatewayShape(await context.services.gatewayMetrics()),
+    fleet: (_, __, context) => context.services.shopLinks.fleet(),
+    opcua: (_, __, context) => context.services.shopLinks.opcua(),
   },
 };
 

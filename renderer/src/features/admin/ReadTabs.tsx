@@ -1,12 +1,14 @@
 // The read-only admin tabs: audit log, datasource diagnostics, runtime metrics.
 import { type FormEvent, useMemo, useState } from 'react';
-import { useQuery } from 'urql';
+import { type UseQueryState, useQuery } from 'urql';
 import { errorMessage } from '../../lib/graphql/client.ts';
 import {
   AdminAuditEventsDocument,
   AdminDatasourceDiagnosticsDocument,
   AdminRuntimeMetricsDocument,
   AdminServiceAccountsDocument,
+  AdminShopLinksDocument,
+  type AdminShopLinksQuery,
   BrokerProfilesDocument,
   CredentialProfilesDocument,
   DashboardsDocument,
@@ -147,11 +149,59 @@ function Figures({ entries }: { entries: [string, string | number][] }) {
   );
 }
 
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : 'never');
+
+/** The fleet publisher and the OPC UA server: how the shop sees this winder (off unless configured). */
+function ShopLinks({ result }: { result: UseQueryState<AdminShopLinksQuery> }) {
+  const links = result.data?.adminRuntimeMetrics;
+  const fleet = links?.fleet;
+  const opcua = links?.opcua;
+  return (
+    <>
+      <h3>Shop fleet (MQTT)</h3>
+      <Problem message={errorMessage(result.error)} />
+      {fleet ? (
+        <Figures
+          entries={[
+            ['Connected', fleet.conflict ? 'no: stopped' : fleet.connected ? 'yes' : 'no'],
+            ['Broker', fleet.broker],
+            ['State topic', fleet.topic],
+            ['Last publish', when(fleet.lastPublishAt)],
+            ['Last error', fleet.lastError ?? 'none'],
+            [
+              'Conflict',
+              fleet.conflict
+                ? 'another Towpath is online with this workstation id; this one stopped'
+                : 'none',
+            ],
+          ]}
+        />
+      ) : links ? (
+        <p>Off: set FLEET_BROKER_URL to publish this winder’s state to the shop’s broker.</p>
+      ) : null}
+      <h3>OPC UA server</h3>
+      {opcua ? (
+        <Figures
+          entries={[
+            ['Listening', opcua.listening ? 'yes' : 'no'],
+            ['Endpoint', opcua.endpoint],
+            ['Sessions', opcua.sessionCount],
+            ['Last error', opcua.lastError ?? 'none'],
+          ]}
+        />
+      ) : links ? (
+        <p>Off: set OPCUA_PORT to serve this winder’s state over OPC UA.</p>
+      ) : null}
+    </>
+  );
+}
+
 export function DiagnosticsTab() {
   const [result, refetch] = useQuery({
     query: AdminDatasourceDiagnosticsDocument,
     requestPolicy: 'network-only',
   });
+  const [links, refetchLinks] = useQuery({ query: AdminShopLinksDocument, requestPolicy: 'network-only' });
   const d = result.data?.adminDatasourceDiagnostics;
   return (
     <section aria-labelledby="diagnostics-heading">
@@ -172,7 +222,15 @@ export function DiagnosticsTab() {
           <Figures entries={d.typeCounts.map((t) => [t.type, t.count])} />
         </>
       )}
-      <button type="button" className="button" onClick={() => refetch({ requestPolicy: 'network-only' })}>
+      <ShopLinks result={links} />
+      <button
+        type="button"
+        className="button"
+        onClick={() => {
+          refetch({ requestPolicy: 'network-only' });
+          refetchLinks({ requestPolicy: 'network-only' });
+        }}
+      >
         Refresh
       </button>
     </section>

@@ -1,0 +1,74 @@
+// The fleet publisher as an admin sees it in `adminRuntimeMetrics` (Admin → Diagnostics): a real
+// workstation publishing to a real Mosquitto, then losing it.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../testing/eventually.ts';
+import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
+import { type Mosquitto, startMosquitto } from '../testing/mosquitto.ts';
+
+const QUERY =
+  '{ adminRuntimeMetrics { fleet { connected broker topic lastPublishAt lastError conflict } opcua { listening endpoint } } }';
+
+interface Links {
+  fleet: {
+    connected: boolean;
+    broker: string;
+    topic: string;
+    lastPublishAt: string | null;
+    lastError: string | null;
+    conflict: boolean;
+  } | null;
+  opcua: unknown;
+}
+
+let f: Fixture | undefined;
+let broker: Mosquitto | undefined;
+afterEach(async () => {
+  await f?.ws.dispose();
+  f = undefined;
+});
+afterAll(async () => {
+  await broker?.stop();
+});
+
+async function links(as: 'admin' | 'viewer' = 'admin'): Promise<Links> {
+  const response = await (f as Fixture).call(QUERY, undefined, as);
+  expect(response.errors, response.raw).toBeUndefined();
+  return (response.data?.adminRuntimeMetrics as Links) ?? { fleet: null, opcua: null };
+}
+
+describe('fleet status in adminRuntimeMetrics', () => {
+  it('is null while fleet and OPC UA are off', async () => {
+    f = await startFixture();
+    expect(await links()).toEqual({ fleet: null, opcua: null });
+  });
+
+  it('shows the broker, the topic, the last publish and the last error', async () => {
+    broker = await startMosquitto();
+    f = await startFixture({ FLEET_BROKER_URL: broker.url, FLEET_WORKSTATION_ID: 'diag-1' });
+    await eventually(async () => (await links()).fleet?.lastPublishAt != null, 10_000);
+    const up = (await links()).fleet;
+    expect(up).toMatchObject({
+      connected: true,
+      broker: broker.url,
+      topic: 'towpath/v1/diag-1/state',
+      lastError: null,
+      conflict: false,
+    });
+    expect(Date.parse(up?.lastPublishAt ?? '')).not.toBeNaN();
+
+    // The broker goes away: not connected, and the reason is there for the admin to read.
+    await broker.kill();
+    await eventually(async () => (await links()).fleet?.connected === false, 10_000);
+    await eventually(async () => (await links()).fleet?.lastError != null, 10_000);
+    expect((await links()).fleet?.lastPublishAt).toBe(up?.lastPublishAt);
+
+    // Back again: connected, and the error is cleared by the new connection.
+    await broker.restart();
+    await eventually(async () => (await links()).fleet?.connected === true, 20_000);
+    expect((await links()).fleet?.lastError).toBeNull();
+
+    // Operators' figures are for admins only.
+    const denied = await f.call(QUERY, undefined, 'viewer');
+    expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  }, 60_000);
+});
