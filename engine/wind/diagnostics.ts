@@ -167,8 +167,8 @@ class Located {
   }
 
   /**
-   * Where a schema issue points: the value it names — or its key when the value is an object or
-   * list, which would underline many lines. A field that is absent (`missing`, or a rule reported
+   * Where a schema issue points: the value it names (see `#pointAt`: an object or list would
+   * underline many lines). A field that is absent (`missing`, or a rule reported
    * at a key the input lacks) points at the object that should hold it: its key, or its `{`.
    */
   issue(issue: SchemaIssue): JsonSpan {
@@ -186,9 +186,10 @@ class Located {
     return this.#pointAt(node);
   }
 
+  /** A scalar's token; an object or list by its key, or by its opening bracket in a list. */
   #pointAt(node: Node): JsonSpan {
-    const container = node.value instanceof Map || Array.isArray(node.value);
-    return container && node.key !== null ? node.key : node.span;
+    if (!(node.value instanceof Map || Array.isArray(node.value))) return node.span;
+    return node.key ?? { from: node.span.from, to: node.span.from + 1 };
   }
 
   /**
