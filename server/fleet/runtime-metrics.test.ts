@@ -4,19 +4,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../testing/eventually.ts';
 import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 import { type Mosquitto, startMosquitto } from '../testing/mosquitto.ts';
+import type { FleetRuntime } from './publisher.ts';
 
 const QUERY =
   '{ adminRuntimeMetrics { fleet { connected broker topic lastPublishAt lastError conflict } opcua { listening endpoint } } }';
 
 interface Links {
-  fleet: {
-    connected: boolean;
-    broker: string;
-    topic: string;
-    lastPublishAt: string | null;
-    lastError: string | null;
-    conflict: boolean;
-  } | null;
+  fleet: Omit<FleetRuntime, never> | null;
   opcua: unknown;
 }
 

@@ -1,4 +1,5 @@
 import type { Now } from '../clock.ts';
+import type { FleetRuntime } from '../fleet/publisher.ts';
 import type { Logger } from '../log.ts';
 
 const P95_SAMPLES = 1024;
@@ -78,18 +79,6 @@ function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-/** The fleet publisher's view of the shop's MQTT broker (server/fleet). */
-export interface FleetLinkStatus {
-  connected: boolean;
-  /** The broker URL as configured (it never carries credentials). */
-  broker: string;
-  topic: string;
-  lastPublishAt: string | null;
-  lastError: string | null;
-  /** Another process publishes as this workstation id, so this one stopped. */
-  conflict: boolean;
-}
-
 /** The read-only OPC UA server's view of itself. */
 export interface OpcuaLinkStatus {
   listening: boolean;
@@ -103,7 +92,7 @@ export interface OpcuaLinkStatus {
  * (FLEET_BROKER_URL, OPCUA_PORT unset); read at query time, for they change with the network.
  */
 export interface ShopLinks {
-  fleet(): FleetLinkStatus | null;
+  fleet(): FleetRuntime | null;
   opcua(): OpcuaLinkStatus | null;
 }
 
