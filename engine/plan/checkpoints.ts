@@ -163,9 +163,10 @@ export function readCheckpoints(
 export function definitionCheckpoints(
   definition: WindDefinition,
   axisFormat: AxisFormat = 'xab',
+  options: { stateAfterCommand?: number } = {},
 ): ProgramCheckpoints & { gcode: string } {
   const { gcode } = planToString(definition, { axisFormat });
-  return { ...readCheckpoints(gcode), gcode };
+  return { ...readCheckpoints(gcode, options), gcode };
 }
 
 function markerOf(comment: string): CheckpointPlace | null {

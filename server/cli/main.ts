@@ -37,11 +37,18 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   stream: {
     summary: 'stream a G-code program to the machine over a serial port',
-    usage: 'towpath stream <file.gcode> --port <path> [--baud 250000] [--timeout <s>] [--dry-run] [--json]',
+    usage:
+      'towpath stream <file.gcode> --port <path> [--baud 250000] [--timeout <s>] [--dry-run] [--json]\n' +
+      '       [--resume-from <checkpoint|auto> [--tow-attached] [--acknowledged <n>] [--queue-depth 20]]',
     load: async () => {
       const { stream, machineExitCode } = await import('./stream.ts');
       return { ...stream, exitCode: machineExitCode };
     },
+  },
+  checkpoints: {
+    summary: 'list where a stopped winding can resume: each layer and circuit start, with the machine state',
+    usage: 'towpath checkpoints <file.wind|file.gcode> [--axis-format xab|xyz] [--json]',
+    load: async () => (await import('./checkpoints.ts')).checkpoints,
   },
   estop: {
     summary: 'emergency stop: M112 to the machine at once, straight to the machine process',

@@ -30,6 +30,7 @@ import {
   writeJson,
 } from './io.ts';
 import { keyPrompt, type Prompt } from './key-prompt.ts';
+import { parseResumeOptions, RESUME_OPTIONS, type ResumeOptions, resumeProgram } from './resume-from.ts';
 
 /** CliIo plus what only streaming needs; both extras are for tests and default to the process. */
 export interface StreamIo extends CliIo {
@@ -51,7 +52,9 @@ export const stream: Command = {
   async run(args, baseIo) {
     const io = baseIo as StreamIo;
     const options = parseOptions(args);
-    const program = await readProgram(options.file);
+    const resumed = options.resume ? await resumeProgram(options.resume, io) : undefined;
+    if (resumed) io.stderr(`${resumed.note}\n`);
+    const program = resumed?.program ?? (await readProgram(options.file));
     const summary = (status: JobOutcome['status'], commands: number): StreamSummary => ({
       status,
       commands,
@@ -143,6 +146,7 @@ interface StreamOptions {
   idleTimeoutMs: number | undefined;
   dryRun: boolean;
   json: boolean;
+  resume: ResumeOptions | undefined;
 }
 
 function parseOptions(args: string[]): StreamOptions {
@@ -170,6 +174,7 @@ function parseOptions(args: string[]): StreamOptions {
     idleTimeoutMs,
     dryRun,
     json: values.json ?? false,
+    resume: parseResumeOptions(file, values),
   };
 }
 
@@ -179,6 +184,7 @@ const OPTIONS = {
   timeout: { type: 'string' },
   'dry-run': { type: 'boolean' },
   json: { type: 'boolean' },
+  ...RESUME_OPTIONS,
 } as const;
 
 async function readProgram(file: string): Promise<Program> {
