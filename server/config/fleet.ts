@@ -43,15 +43,7 @@ export function isLoopbackHost(hostname: string): boolean {
 export function loadFleetConfig(read: EnvReader): FleetConfig | null {
   const brokerUrl = broker(read);
   if (brokerUrl === null) return null;
-  const workstationId = read.value('FLEET_WORKSTATION_ID');
-  if (workstationId === undefined || !WORKSTATION_ID.test(workstationId))
-    throw invalid(
-      'FLEET_WORKSTATION_ID',
-      workstationId,
-      'FLEET_WORKSTATION_ID is required when FLEET_BROKER_URL is set: 1–32 of a-z, 0-9 and -, starting with a letter or digit',
-    );
-  const name = read.value('FLEET_NAME') ?? workstationId;
-  if (name.length > 64) throw invalid('FLEET_NAME', name, 'FLEET_NAME must be at most 64 characters');
+  const { workstationId, name } = workstationIdentity(read, 'FLEET_BROKER_URL');
   const topicPrefix = read.value('FLEET_TOPIC_PREFIX') ?? DEFAULT_TOPIC_PREFIX;
   if (!TOPIC_PREFIX.test(topicPrefix))
     throw invalid(
@@ -73,6 +65,26 @@ export function loadFleetConfig(read: EnvReader): FleetConfig | null {
     publishJobName: read.bool('FLEET_PUBLISH_JOB_NAME', true),
     lanUrl: lanUrl(read),
   };
+}
+
+/**
+ * `FLEET_WORKSTATION_ID` and `FLEET_NAME`: one identity for every way this winder is seen from the
+ * shop (the MQTT topic and the OPC UA serial number), required once `enabledBy` is set.
+ */
+export function workstationIdentity(
+  read: EnvReader,
+  enabledBy: string,
+): { workstationId: string; name: string } {
+  const workstationId = read.value('FLEET_WORKSTATION_ID');
+  if (workstationId === undefined || !WORKSTATION_ID.test(workstationId))
+    throw invalid(
+      'FLEET_WORKSTATION_ID',
+      workstationId,
+      `FLEET_WORKSTATION_ID is required when ${enabledBy} is set: 1–32 of a-z, 0-9 and -, starting with a letter or digit`,
+    );
+  const name = read.value('FLEET_NAME') ?? workstationId;
+  if (name.length > 64) throw invalid('FLEET_NAME', name, 'FLEET_NAME must be at most 64 characters');
+  return { workstationId, name };
 }
 
 function broker(read: EnvReader): string | null {

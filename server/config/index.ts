@@ -9,9 +9,11 @@ import { type ApiConfig, loadApiConfig } from './api.ts';
 import { defaultDataDir, type Env, hostPlatform, type Platform } from './data-dir-default.ts';
 import { ConfigError, type EnvReader, envReader, invalid } from './env.ts';
 import { type FleetConfig, loadFleetConfig } from './fleet.ts';
+import { loadOpcuaConfig, type OpcuaConfig } from './opcua.ts';
 
 export { ConfigError } from './env.ts';
 export type { FleetConfig } from './fleet.ts';
+export type { OpcuaConfig } from './opcua.ts';
 export { defaultDataDir, type Env, type Platform };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -78,6 +80,8 @@ export interface Config {
   realtimeGateway: GatewaySettings;
   /** The read-only fleet publisher (MQTT); null when FLEET_BROKER_URL is unset. */
   fleet: FleetConfig | null;
+  /** The read-only OPC UA server; null when OPCUA_PORT is unset. */
+  opcua: OpcuaConfig | null;
 }
 
 /** Default folder of shipped files: `resources` at the repository root. */
@@ -126,6 +130,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
   const tasks = taskHostEnv(env);
   const { api, realtimeGateway } = loadApiConfig(read, env);
   const fleet = loadFleetConfig(read);
+  const opcua = loadOpcuaConfig(read);
   return {
     lan: { host: lanHost ?? apiHost ?? '0.0.0.0', port: lanPort },
     publicUrl,
@@ -149,6 +154,7 @@ export function loadConfig(env: Env = process.env, platform: Platform = hostPlat
     warnings: read.warnings,
     realtimeGateway,
     fleet,
+    opcua,
   };
 }
 
