@@ -173,7 +173,7 @@ describe('desktop main process', () => {
     expect(FakeBrowserWindow.created[0]?.webContents.sent).toEqual([]);
   });
 
-  it('offers a native save dialog for G-code only', async () => {
+  it('offers a native save dialog for G-code and definitions only', async () => {
     const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
     stopCore = desktop?.workstation.stop;
     const save = handlerOf('towpath:save-file');
@@ -190,6 +190,63 @@ describe('desktop main process', () => {
     expect(await save({ sender: {} }, { kind: 'gcode' })).toEqual({ canceled: true });
     await expect(save({ sender: {} }, { kind: 'exe' })).rejects.toThrow('Unknown file kind');
     await expect(save({ sender: {} }, null)).rejects.toThrow('Unknown file kind');
+  });
+
+  it('saves a definition through the save dialog, then over the same file without one', async () => {
+    const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    stopCore = desktop?.workstation.stop;
+    const save = handlerOf('towpath:save-file');
+    // A path the operator never chose still needs the dialog.
+    fake.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: '/jobs/part.wind' });
+    expect(await save({ sender: {} }, { kind: 'wind', current: '/etc/passwd.wind' })).toEqual({
+      canceled: false,
+      path: '/jobs/part.wind',
+    });
+    expect(fake.dialog.showSaveDialog.mock.calls.at(-1)?.[0]).toMatchObject({
+      title: 'Save winding definition',
+      filters: [{ extensions: ['wind'] }],
+    });
+    const dialogs = fake.dialog.showSaveDialog.mock.calls.length;
+    expect(await save({ sender: {} }, { kind: 'wind', current: '/jobs/part.wind' })).toEqual({
+      canceled: false,
+      path: '/jobs/part.wind',
+    });
+    expect(fake.dialog.showSaveDialog.mock.calls.length).toBe(dialogs);
+    // G-code always asks: "current" is a definition's shortcut only.
+    fake.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: true, filePath: '' });
+    expect(await save({ sender: {} }, { kind: 'gcode', current: '/jobs/part.wind' })).toEqual({
+      canceled: true,
+    });
+  });
+
+  it('opens the .wind files of its command line in the Winding area, and those of a second launch', async () => {
+    const dir = await makeTempDir('towpath-launch-');
+    const first = join(dir, 'first.wind');
+    await writeFile(first, '{}\n');
+    const argv = process.argv;
+    process.argv = ['/opt/towpath/towpath', '--no-sandbox', first];
+    let desktop: Awaited<ReturnType<typeof startDesktop>>;
+    try {
+      desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    } finally {
+      process.argv = argv;
+    }
+    stopCore = desktop?.workstation.stop;
+    const window = desktop?.window as unknown as InstanceType<typeof FakeBrowserWindow>;
+    expect(window.loadURL.mock.calls.at(-1)?.[0]).toBe(`${desktop?.workstation.urls.lan}/winding`);
+    const launch = handlerOf('towpath:launch-files');
+    expect(await launch({})).toEqual([first]);
+    expect(await launch({})).toEqual([]);
+    // The page may read the file it was handed.
+    const read = handlerOf('towpath:read-file');
+    expect(await read({}, first, 0, 100)).toMatchObject({ size: 3 });
+
+    const second = join(dir, 'second.wind');
+    fake.app.emit('second-instance', {}, ['/opt/towpath/towpath', 'second.wind'], dir);
+    expect(window.webContents.sent.at(-1)).toEqual({
+      channel: 'towpath:menu-command',
+      payload: { type: 'open-file', kind: 'wind', path: second },
+    });
   });
 
   it('opens the window where it was last closed', async () => {

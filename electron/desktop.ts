@@ -17,10 +17,12 @@ import { VERSION } from '../bridge/version.ts';
 import { ConfigError, type Env, loadConfig } from '../server/config/index.ts';
 import { StartupError } from '../server/errors.ts';
 import { startWorkstation, type Workstation } from '../server/main.ts';
+import { windFilesIn } from './command-line.ts';
 import { emergencyStopper, registerEstopShortcut } from './estop.ts';
 import { menuTemplate } from './menu.ts';
 import {
   type FileChunk,
+  LAUNCH_FILES_CHANNEL,
   MENU_COMMAND_CHANNEL,
   type MenuCommand,
   OPEN_FILE_CHANNEL,
@@ -111,6 +113,9 @@ export async function startDesktop({
     remembered,
   );
   rememberWindowState(window, dataDir);
+  let launched = windFilesIn(process.argv.slice(1), process.cwd());
+  // A launch with a definition goes straight to the Winding area, which opens it.
+  if (launched.length > 0) void window.loadURL(`${workstation.urls.lan}/winding`);
 
   const emergencyStop = emergencyStopper(workstation.dataDir);
   const unregisterEstop = registerEstopShortcut(globalShortcut, emergencyStop);
@@ -195,8 +200,17 @@ export async function startDesktop({
   /** Paths the operator chose in the save dialog and the page has not finished writing yet. */
   const saving = new Set<string>();
   ipcMain.handle(SAVE_FILE_CHANNEL, async (event, options: unknown) => {
-    const result = await saveFile(event.sender, options);
-    if (!result.canceled) saving.add(result.path);
+    const given = options as { kind?: unknown; current?: unknown } | null;
+    // "Save" of a definition the operator opened or saved this session needs no dialog.
+    const current = given?.kind === 'wind' && typeof given.current === 'string' ? given.current : null;
+    const result: SaveFileResult =
+      current !== null && chosen.has(current)
+        ? { canceled: false, path: current }
+        : await saveFile(event.sender, options);
+    if (!result.canceled) {
+      saving.add(result.path);
+      if (given?.kind === 'wind') chosen.add(result.path);
+    }
     return result;
   });
   ipcMain.handle(WRITE_FILE_CHANNEL, async (_event, path: unknown, bytes: unknown, at: unknown) => {
@@ -213,6 +227,13 @@ export async function startDesktop({
     if ((at as { last: boolean }).last) saving.delete(path);
   });
   ipcMain.handle(RECENT_FILES_CHANNEL, () => recent.list());
+  // Files named on the command line: handed to the page once, when its Winding area asks.
+  for (const path of launched) opened('wind', path);
+  ipcMain.handle(LAUNCH_FILES_CHANNEL, () => {
+    const files = launched;
+    launched = [];
+    return files;
+  });
   ipcMain.handle(READ_FILE_CHANNEL, (_event, path: unknown, offset: unknown, length: unknown) =>
     readOpenedFile(
       (p) => chosen.has(p) || recent.list().some((file) => file.path === p),
@@ -222,8 +243,12 @@ export async function startDesktop({
     ),
   );
 
-  app.on('second-instance', () => {
+  app.on('second-instance', (_event, argv: string[], cwd: string) => {
     if (window.isDestroyed()) return;
+    for (const path of windFilesIn(argv.slice(1), cwd)) {
+      opened('wind', path);
+      send({ type: 'open-file', kind: 'wind', path });
+    }
     if (window.isMinimized()) window.restore();
     window.focus();
   });
@@ -278,12 +303,13 @@ async function openFile(sender: Electron.WebContents, kind: unknown): Promise<Op
 
 async function saveFile(sender: Electron.WebContents, options: unknown): Promise<SaveFileResult> {
   const given = options as { kind?: unknown; suggestedPath?: unknown } | null;
-  if (given?.kind !== 'gcode') throw new Error(`Unknown file kind: ${String(given?.kind)}`);
-  const suggested = typeof given.suggestedPath === 'string' ? given.suggestedPath : undefined;
+  const kind = given?.kind;
+  if (kind !== 'gcode' && kind !== 'wind') throw new Error(`Unknown file kind: ${String(kind)}`);
+  const suggested = typeof given?.suggestedPath === 'string' ? given.suggestedPath : undefined;
   const owner = BrowserWindow.fromWebContents(sender);
   const dialogOptions: Electron.SaveDialogOptions = {
-    title: 'Save G-code program',
-    filters: [FILE_FILTERS.gcode],
+    title: kind === 'wind' ? 'Save winding definition' : 'Save G-code program',
+    filters: [FILE_FILTERS[kind]],
     properties: ['showOverwriteConfirmation', 'createDirectory'],
     ...(suggested ? { defaultPath: suggested } : {}),
   };

@@ -26,8 +26,17 @@ export interface TowpathDesktopApi {
   readonly version: string;
   /** Shows the native open-file dialog for one file of the given kind; resolves with its absolute path. */
   openFile(kind: OpenFileKind): Promise<OpenFileResult>;
-  /** Shows the native save dialog for a G-code program; `suggestedPath` pre-fills it. */
-  saveFile(options: { kind: 'gcode'; suggestedPath?: string }): Promise<SaveFileResult>;
+  /**
+   * Shows the native save dialog for a G-code program or a winding definition; `suggestedPath`
+   * pre-fills it. A definition's `current` path (one the operator opened or saved this session)
+   * is saved over without a dialog: the page's "Save" after "Save as" or an open.
+   */
+  saveFile(options: SaveFileOptions): Promise<SaveFileResult>;
+  /**
+   * The `.wind` files given on the app's command line (a double-click on an associated file), once:
+   * the Winding area opens them when it starts. Optional: older shells lack it.
+   */
+  launchFiles?(): Promise<string[]>;
   /** Files opened lately, newest first. */
   recentFiles(): Promise<RecentFile[]>;
   /** Listens for menu commands; returns the function that stops listening. */
@@ -46,6 +55,12 @@ export interface TowpathDesktopApi {
   writeFile?(path: string, bytes: Uint8Array, at: { offset: number; last: boolean }): Promise<void>;
 }
 
+export interface SaveFileOptions {
+  kind: 'gcode' | 'wind';
+  suggestedPath?: string;
+  current?: string;
+}
+
 export interface FileChunk {
   bytes: Uint8Array;
   size: number;
@@ -61,5 +76,6 @@ export const WRITE_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 export const OPEN_FILE_CHANNEL = 'towpath:open-file';
 export const SAVE_FILE_CHANNEL = 'towpath:save-file';
+export const LAUNCH_FILES_CHANNEL = 'towpath:launch-files';
 export const RECENT_FILES_CHANNEL = 'towpath:recent-files';
 export const MENU_COMMAND_CHANNEL = 'towpath:menu-command';

@@ -2,6 +2,7 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import { VERSION } from '../bridge/version.ts';
 import {
+  LAUNCH_FILES_CHANNEL,
   MENU_COMMAND_CHANNEL,
   type MenuCommand,
   OPEN_FILE_CHANNEL,
@@ -18,6 +19,7 @@ const api: TowpathDesktopApi = {
   openFile: (kind: OpenFileKind) => ipcRenderer.invoke(OPEN_FILE_CHANNEL, kind),
   saveFile: (options) => ipcRenderer.invoke(SAVE_FILE_CHANNEL, options),
   recentFiles: () => ipcRenderer.invoke(RECENT_FILES_CHANNEL),
+  launchFiles: () => ipcRenderer.invoke(LAUNCH_FILES_CHANNEL),
   readFile: (path: string, offset: number, length: number) =>
     ipcRenderer.invoke(READ_FILE_CHANNEL, path, offset, length),
   writeFile: (path, bytes, at) => ipcRenderer.invoke(WRITE_FILE_CHANNEL, path, bytes, at),
