@@ -3,31 +3,34 @@
 // read. One spelling of the controller's states: nothing outside this module decides from a raw
 // state string whether a job may start or the machine is busy.
 import { z } from 'zod';
-import type { MACHINE_ROUTES } from './door.ts';
+import { BAUD_RATES, type MACHINE_ROUTES } from './door.ts';
 import { AXIS_FORMATS, JOG_STEPS, MANUAL_AXES, MAX_JOG_FEED } from './manual.ts';
 import type { MachineState, MachineStatus } from './types.ts';
 
 export * from './door.ts';
-
-/**
- * Baud rates a connect request may ask for: the standard rates Marlin builds and USB serial
- * adapters use. The panel offers these, and the door refuses any other number before a port is
- * opened, so a mistyped rate never reaches the serial driver.
- */
-export const BAUD_RATES = [
-  9600, 19200, 38400, 57600, 115200, 230400, 250000, 460800, 500000, 921600, 1000000, 1500000, 2000000,
-] as const;
+export * from './job-record.ts';
+export * from './profile.ts';
 
 export type MachineRoute = keyof typeof MACHINE_ROUTES;
 
 /** Routes that only read; everything else moves or controls the machine. */
-export const READ_ONLY_ROUTES: readonly MachineRoute[] = ['status', 'events', 'ports'];
+export const READ_ONLY_ROUTES: readonly MachineRoute[] = ['status', 'events', 'ports', 'jobs', 'jobsCsv'];
 
 /** What a signed-in LAN user may read through the LAN door (control stays on the workstation). */
-export const LAN_READABLE_ROUTES: readonly MachineRoute[] = ['status', 'events'];
+export const LAN_READABLE_ROUTES: readonly MachineRoute[] = ['status', 'events', 'jobs', 'jobsCsv'];
 
-/** HTTP method of each route. */
-export function methodOf(route: MachineRoute): 'GET' | 'POST' {
+export type MachineMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** Routes answering more than one method (a collection and its items). */
+const METHODS: Partial<Record<MachineRoute, MachineMethod[]>> = {
+  profiles: ['GET', 'POST'],
+  profile: ['GET', 'PUT', 'DELETE'],
+};
+
+/** HTTP method (or methods) of each route. */
+export function methodOf(route: MachineRoute): MachineMethod | MachineMethod[] {
+  const methods = METHODS[route];
+  if (methods) return [...methods];
   return READ_ONLY_ROUTES.includes(route) ? 'GET' : 'POST';
 }
 
@@ -46,7 +49,12 @@ export interface StreamResponse {
   detail?: string;
 }
 
-export const connectRequest = z.object({
+const connectFields = z.object({
+  /**
+   * Connect as this machine profile says (port, baud rate, axis format): its soft limits, feeds and
+   * homing then govern manual moves and jobs. The fields below override nothing when it is given.
+   */
+  profileId: z.number({ error: 'must be a number' }).int().positive().optional(),
   /** Which letters the winder's A and B axes are on this controller (xab: A, B; xyz: Y, Z). */
   axisFormat: z.enum(AXIS_FORMATS, { error: `must be one of ${AXIS_FORMATS.join(', ')}` }).optional(),
   // A NUL ends the path at the system call: "/dev/ttyUSB0\0x" would open something else.
@@ -54,7 +62,8 @@ export const connectRequest = z.object({
     .string()
     .trim()
     .min(1, 'must not be empty')
-    .refine((port) => !port.includes('\0'), 'must not contain NUL characters'),
+    .refine((port) => !port.includes('\0'), 'must not contain NUL characters')
+    .optional(),
   // From the list only: an arbitrary integer wraps when the driver narrows it (10¹² became −727379968).
   baudRate: z
     .number()
@@ -65,7 +74,20 @@ export const connectRequest = z.object({
     )
     .optional(),
 });
+/** A port, or a profile that names one. */
+export const connectRequest = connectFields.refine(
+  (body) => body.profileId !== undefined || body.port !== undefined,
+  { message: 'Field required', path: ['port'] },
+);
 export type ConnectRequest = z.infer<typeof connectRequest>;
+
+/**
+ * `?name=` on the job, dry-run and stream routes: the program's file name for the job history
+ * (the body is the G-code alone, streamed through untouched).
+ */
+export const jobQuery = z.object({
+  name: z.string().trim().max(255, 'must be at most 255 characters').optional(),
+});
 
 export const commandRequest = z.object({ command: z.string() });
 export interface CommandResponse {
@@ -97,6 +119,41 @@ export type JogRequest = z.infer<typeof jogRequest>;
 export interface ManualResponse {
   commands: string[];
   responses: string[];
+  status: MachineStatus;
+}
+
+/**
+ * Resume a stopped job from a checkpoint: the program again (text or path), which checkpoint
+ * (its number, or `auto` for the last circuit that certainly completed), and whether the tow
+ * still runs to the part (then the mandrel only turns forward; otherwise the lead-in pauses for
+ * the operator to re-attach it). `acknowledged` defaults to the stopped job's own count.
+ */
+export const resumeJobRequest = z
+  .object({
+    gcode: z.string().optional(),
+    path: z.string().min(1, 'must not be empty').optional(),
+    checkpoint: z.union([z.literal('auto'), z.number().int().positive()], {
+      error: 'must be auto or a checkpoint number',
+    }),
+    towAttached: z.boolean({ error: 'must be true or false' }),
+    pause: z.boolean({ error: 'must be true or false' }).optional(),
+    acknowledged: z.number().int().nonnegative().optional(),
+    queueDepth: z.number().int().min(0).max(10_000).optional(),
+    /** The job this one continues (its id in the job history). */
+    continues: z.number().int().positive().optional(),
+  })
+  .refine((body) => (body.gcode === undefined) !== (body.path === undefined), {
+    message: 'give the program as gcode or as path, not both',
+    path: ['gcode'],
+  });
+export type ResumeJobRequest = z.infer<typeof resumeJobRequest>;
+
+export interface ResumeJobResponse {
+  total: number;
+  /** The checkpoint resumed from, as `towpath checkpoints` numbers them. */
+  checkpoint: { index: number; line: number; command: number; description: string };
+  leadIn: string[];
+  continues: number | null;
   status: MachineStatus;
 }
 

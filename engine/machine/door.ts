@@ -2,6 +2,15 @@
 // smallest entry points (`towpath estop`, the desktop app's e-stop) can read them without loading
 // zod or anything else. contract.ts re-exports all of it.
 
+/**
+ * Baud rates a connect request may ask for: the standard rates Marlin builds and USB serial
+ * adapters use. The panel offers these, and the door refuses any other number before a port is
+ * opened, so a mistyped rate never reaches the serial driver.
+ */
+export const BAUD_RATES = [
+  9600, 19200, 38400, 57600, 115200, 230400, 250000, 460800, 500000, 921600, 1000000, 1500000, 2000000,
+] as const;
+
 /** Every machine route, relative to the door's origin. The machine door and the LAN door share them. */
 export const MACHINE_ROUTES = {
   status: '/api/machine/status',
@@ -27,7 +36,27 @@ export const MACHINE_ROUTES = {
    * afterwards (the winding door's `/stream/` and `towpath stream` against a running workstation).
    */
   stream: '/api/machine/stream',
+  /**
+   * A new job that takes a stopped one up again from a checkpoint (a layer or circuit start): the
+   * lead-in to it, then the program from the checkpoint's line.
+   */
+  resumeJob: '/api/machine/resume-job',
+  /** A dry run: the program is checked (soft limits included) and counted, and recorded in the history. */
+  dryRun: '/api/machine/dry-run',
+  /** Machine profiles: GET lists them, POST creates one. */
+  profiles: '/api/machine/profiles',
+  /** One profile: GET, PUT (replaces it), DELETE. */
+  profile: '/api/machine/profiles/:id',
+  /** The job history, newest first (`?outcome=&since=&until=&limit=`; `format=csv` for CSV). */
+  jobs: '/api/machine/jobs',
+  /** The job history as CSV (the same filters). */
+  jobsCsv: '/api/machine/jobs.csv',
 } as const;
+
+/** The path of one profile's route. */
+export function profilePath(id: number): string {
+  return MACHINE_ROUTES.profile.replace(':id', String(id));
+}
 
 /**
  * LAN door only: where a client on the workstation finds the machine door (the renderer's e-stop

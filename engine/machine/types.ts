@@ -51,6 +51,8 @@ export interface MachineStatus {
   axisFormat?: AxisFormat;
   /** While connected, once read: the position after the last manual move or job. */
   position?: AxisPosition;
+  /** While connected with a machine profile: which one (its limits govern moves and jobs). */
+  profile?: { id: number; name: string };
 }
 
 export type MachineEventBody =

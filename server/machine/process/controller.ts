@@ -1,6 +1,7 @@
 // The one machine controller of a Towpath process: every path that moves the machine (the
 // renderer's machine panel, `/stream/`, the CLI) goes through it, so there is one owner of the
 // serial port and one job at a time.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { MachineError } from '../../../engine/errors.ts';
@@ -26,11 +27,21 @@ import {
   parsePosition,
   zeroCommand,
 } from '../../../engine/machine/manual.ts';
+import {
+  checkJog,
+  checkJogFeed,
+  DEFAULT_QUEUE_DEPTH,
+  type MachineProfile,
+  profileHomeCommand,
+  SoftLimitError,
+} from '../../../engine/machine/profile.ts';
 import { type Program, ProgramError, prepareProgram } from '../../../engine/machine/program.ts';
+import { firstSoftLimitViolation } from '../../../engine/machine/soft-limits.ts';
 import type { TransportOpener } from '../../../engine/machine/transport.ts';
 import type { AxisPosition, JobOutcome, MachineEvent, MachineStatus } from '../../../engine/machine/types.ts';
 import type { AxisFormat } from '../../../engine/plan/types.ts';
 import type { Logger } from '../../log.ts';
+import { type JobRecorder, recordJob } from './job-recording.ts';
 import { listSerialPorts, type SerialPortList } from './ports.ts';
 import { openSerialPort } from './serial-transport.ts';
 
@@ -41,6 +52,13 @@ export interface MachineControllerOptions {
   clock?: Clock;
   timings?: Partial<HostTimings>;
   listPorts?: () => Promise<SerialPortList>;
+  /** Where jobs are recorded as they start and end (the machine process's job history). */
+  history?: JobRecorder;
+}
+
+/** What the job history says about a job besides its program: the file name the client gave. */
+export interface JobLabel {
+  name?: string | undefined;
 }
 
 /**
@@ -83,6 +101,11 @@ export class MachineController {
   #relativeMode = false;
   /** The position was read on this connection: it is read again whenever a job ends. */
   #tracksPosition = false;
+  /** The profile the open connection was made with: its limits govern manual moves and jobs. */
+  #profile: MachineProfile | undefined;
+  readonly #history: JobRecorder | undefined;
+  /** Why the running job is ending, when the controller itself ended it (for the job history). */
+  #ending: 'e-stopped' | 'aborted' | 'shut down' | undefined;
 
   constructor(options: MachineControllerOptions = {}) {
     this.host = new MarlinHost({
@@ -92,6 +115,7 @@ export class MachineController {
     });
     this.#logger = options.logger?.child({ part: 'machine' });
     this.#listPortsImpl = options.listPorts ?? (() => listSerialPorts());
+    this.#history = options.history;
     this.host.subscribe((event) => {
       this.lastSeq = event.seq;
       this.#log(event);
@@ -100,7 +124,9 @@ export class MachineController {
 
   status(): MachineStatus {
     const status = this.host.status();
-    return isConnected(status.state) ? { ...status, axisFormat: this.#axisFormat } : status;
+    if (!isConnected(status.state)) return status;
+    const profile = this.#profile ? { profile: { id: this.#profile.id, name: this.#profile.name } } : {};
+    return { ...status, axisFormat: this.#axisFormat, ...profile };
   }
 
   subscribe(listener: (event: MachineEvent) => void): () => void {
@@ -115,8 +141,10 @@ export class MachineController {
     port: string,
     baudRate: number = DEFAULT_BAUD_RATE,
     axisFormat: AxisFormat = 'xab',
+    profile?: MachineProfile,
   ): Promise<MachineStatus> {
     this.#ensureFree();
+    this.#profile = profile;
     const before = this.host.status();
     const reused = isConnected(before.state) && before.port === port;
     await this.host.connect(port, baudRate);
@@ -152,14 +180,44 @@ export class MachineController {
     });
   }
 
-  /** `G28` for one axis or all; the position is read after it. */
+  /** `G28` for one axis or all (those the profile lets home); the position is read after it. */
   home(axis: ManualAxis | 'all' = 'all'): Promise<ManualResponse> {
-    return this.#manualAction([homeCommand(this.#axisFormat, axis)]);
+    const command = this.#profile
+      ? profileHomeCommand(this.#profile, axis)
+      : homeCommand(this.#axisFormat, axis);
+    return this.#manualAction([command]);
   }
 
-  /** A relative move of `step` (mm or degrees, signed) at `feed` per minute; then the position is read. */
+  /**
+   * A relative move of `step` (mm or degrees, signed) at `feed` per minute; then the position is
+   * read. Under a profile it is checked first against the axis's maximum feed and soft limits
+   * (reading the position if it is not known), and nothing moves when it would break them.
+   */
   jog(axis: ManualAxis, step: number, feed: number): Promise<ManualResponse> {
-    return this.#manualAction(jogCommands(this.#axisFormat, axis, step, feed));
+    const commands = jogCommands(this.#axisFormat, axis, step, feed);
+    const profile = this.#profile;
+    if (!profile) return this.#manualAction(commands);
+    checkJogFeed(profile, axis, feed);
+    this.#refuseDuringJob();
+    return this.#manual(async () => {
+      const key = axis === 'X' ? 'x' : axis === 'A' ? 'a' : 'b';
+      let from = this.host.status().position?.[key];
+      const limits = profile.axes[axis];
+      if (from === undefined && (limits.min !== null || limits.max !== null))
+        from = (await this.#readPosition())?.[key];
+      checkJog(profile, axis, step, feed, from);
+      return this.#manualSteps(commands);
+    });
+  }
+
+  /** Re-reads a profile that was edited; the open connection follows its new limits at once. */
+  profileChanged(profile: MachineProfile): void {
+    if (this.#profile?.id === profile.id) this.#profile = profile;
+  }
+
+  /** The profile the open connection was made with, if any. */
+  get profile(): MachineProfile | undefined {
+    return isConnected(this.host.state) ? this.#profile : undefined;
   }
 
   /** `G92`: where the axis (or every axis) stands becomes zero. */
@@ -178,13 +236,16 @@ export class MachineController {
   }
 
   /** Starts a job on the open connection and returns once it runs; progress comes as events. */
-  async startJob(source: JobSource): Promise<{ total: number }> {
+  async startJob(source: JobSource, label: JobLabel = {}): Promise<{ total: number }> {
     this.#ensureFree();
-    const program = await loadProgram(source);
+    const { program, sha256 } = await loadJob(source);
     this.#ensureFree();
+    this.#checkSoftLimits(program);
     await this.#restoreAbsolute();
     this.#ensureFree();
+    this.#ending = undefined;
     const job = this.host.startJob(program);
+    this.#record(job.done, { program, sha256, name: label.name, dryRun: false });
     this.#jobStarted(job.done);
     return { total: job.total };
   }
@@ -209,18 +270,32 @@ export class MachineController {
    * the message the job ends with, or undefined when no job ran.
    */
   abort(): string | undefined {
+    this.#ending = 'aborted';
     return this.host.abort();
   }
 
   /** `M112` now, out of band; false when no port was open to write it to. */
   emergencyStop(): boolean {
+    this.#ending = 'e-stopped';
     return this.host.emergencyStop();
   }
 
-  /** §6.5 dry run: the program is checked and counted; no port is opened. */
-  async dryRun(source: JobSource): Promise<DryRunResult> {
-    const { total } = await loadProgram(source);
-    return { commands_streamed: total, total_commands: total, dry_run: true };
+  /**
+   * §6.5 dry run: the program is checked (against the profile's soft limits too, when connected
+   * with one) and counted; nothing is sent. It is recorded in the job history.
+   */
+  async dryRun(source: JobSource, label: JobLabel = {}): Promise<DryRunResult> {
+    const { program, sha256 } = await loadJob(source);
+    this.#checkSoftLimits(program);
+    const done = Promise.resolve({
+      status: 'completed' as const,
+      sent: 0,
+      acknowledged: 0,
+      total: program.total,
+      elapsed_s: 0,
+    });
+    this.#record(done, { program, sha256, name: label.name, dryRun: true });
+    return { commands_streamed: program.total, total_commands: program.total, dry_run: true };
   }
 
   /**
@@ -233,6 +308,7 @@ export class MachineController {
     port: string,
     baudRate: number = DEFAULT_BAUD_RATE,
     onStarted?: () => void,
+    label: JobLabel & { sha256?: string } = {},
   ): Promise<JobOutcome> {
     if (program.total === 0) throw new ProgramError('G-code program contained no commands');
     this.#ensureFree();
@@ -248,8 +324,18 @@ export class MachineController {
         await this.host.connect(port, baudRate);
         opened = true;
       }
+      // Limits apply to the profile of the connection this job uses; one opened for it has none.
+      if (!opened) this.#checkSoftLimits(program);
       await this.#restoreAbsolute();
+      this.#ending = undefined;
+      if (opened) this.#profile = undefined;
       const job = this.host.startJob(program);
+      this.#record(job.done, {
+        program,
+        sha256: label.sha256 ?? digestOfCommands(program),
+        name: label.name,
+        dryRun: false,
+      });
       // A connection opened for this job alone closes after it: nothing to read then.
       if (!opened) this.#jobStarted(job.done);
       onStarted?.();
@@ -265,6 +351,7 @@ export class MachineController {
 
   /** Shutting down: a running job is cancelled at the next line boundary, then the port closes. */
   close(): Promise<void> {
+    this.#ending ??= 'shut down';
     return this.host.close();
   }
 
@@ -303,20 +390,57 @@ export class MachineController {
   /** Sends `commands` in order, then reads the position (strictly: an unreadable answer is a 502). */
   #manualAction(commands: string[], { strict = false } = {}): Promise<ManualResponse> {
     this.#refuseDuringJob();
-    return this.#manual(async () => {
-      const sent: string[] = [];
-      const responses: string[] = [];
-      for (const command of this.#relativeMode ? ['G90', ...commands] : commands) {
-        sent.push(command);
-        responses.push(...(await this.#sendTracked(command)));
-      }
-      sent.push(POSITION_COMMAND);
-      const answer = await this.host.send(POSITION_COMMAND);
-      responses.push(...answer);
-      const position = parsePosition(answer, this.#axisFormat);
-      this.#notePosition(position);
-      if (strict && !position) throw new MachineError(this.#unreadable(answer));
-      return { commands: sent, responses, status: this.status() };
+    return this.#manual(() => this.#manualSteps(commands, { strict }));
+  }
+
+  /** The body of a manual action, run in its turn. */
+  async #manualSteps(commands: string[], { strict = false } = {}): Promise<ManualResponse> {
+    const sent: string[] = [];
+    const responses: string[] = [];
+    for (const command of this.#relativeMode ? ['G90', ...commands] : commands) {
+      sent.push(command);
+      responses.push(...(await this.#sendTracked(command)));
+    }
+    sent.push(POSITION_COMMAND);
+    const answer = await this.host.send(POSITION_COMMAND);
+    responses.push(...answer);
+    const position = parsePosition(answer, this.#axisFormat);
+    this.#notePosition(position);
+    if (strict && !position) throw new MachineError(this.#unreadable(answer));
+    return { commands: sent, responses, status: this.status() };
+  }
+
+  /** Under a profile with soft limits: refused (409) naming the first line that would break them. */
+  #checkSoftLimits(program: Program) {
+    const profile = this.#profile;
+    if (!profile || !isConnected(this.host.state)) return;
+    const violation = firstSoftLimitViolation(program, profile, this.host.status().position);
+    if (violation) throw new SoftLimitError(violation.message);
+  }
+
+  /** Writes the job to the history as it starts, while it runs and as it ends. */
+  #record(
+    done: Promise<JobOutcome>,
+    job: { program: Program; sha256: string; name: string | undefined; dryRun: boolean },
+  ) {
+    if (!this.#history) return;
+    const status = this.host.status();
+    const profile = this.#profile && isConnected(status.state) ? this.#profile : undefined;
+    recordJob(this.#history, {
+      start: {
+        program: job.name ?? null,
+        sha256: job.sha256,
+        dryRun: job.dryRun,
+        profileId: profile?.id ?? null,
+        profile: profile?.name ?? null,
+        port: job.dryRun ? (status.port ?? profile?.port ?? null) : status.port,
+        total: job.program.total,
+        queueDepth: profile?.queueDepth ?? DEFAULT_QUEUE_DEPTH,
+      },
+      done,
+      subscribe: (listener) => this.host.subscribe(listener),
+      ending: () => this.#ending,
+      logger: this.#logger,
     });
   }
 
@@ -374,19 +498,36 @@ export class MachineController {
 
 /** The program of a job source; file problems are ProgramErrors (the request's fault). */
 export async function loadProgram(source: JobSource): Promise<Program> {
-  if ('gcode' in source) return prepareProgram(source.gcode);
+  return (await loadJob(source)).program;
+}
+
+/** The program of a job source and the SHA-256 of its bytes (the job history's fingerprint). */
+export async function loadJob(source: JobSource): Promise<{ program: Program; sha256: string }> {
+  if ('gcode' in source)
+    return {
+      program: prepareProgram(source.gcode),
+      sha256: createHash('sha256').update(source.gcode, 'utf8').digest('hex'),
+    };
   const { path } = source;
   const shown = source.shown ?? path;
   if (!isAbsolute(path)) throw new ProgramError(`Path must be absolute: '${shown}'`);
-  let text: string;
+  let bytes: Buffer;
   try {
-    // Latin-1 keeps one character per byte, so a non-ASCII byte in a command is refused by §6.1
-    // and one in a comment is harmless.
-    text = await readFile(path, source.encoding ?? 'latin1');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new ProgramError(`No file found at ${shown}`);
     throw new ProgramError(`Could not read G-code at ${shown}: ${(error as Error).message}`);
   }
-  return prepareProgram(text);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  // Latin-1 keeps one character per byte, so a non-ASCII byte in a command is refused by §6.1
+  // and one in a comment is harmless.
+  return { program: prepareProgram(bytes.toString(source.encoding ?? 'latin1')), sha256 };
+}
+
+/** A program given as parsed commands only: the digest of its commands, one per line. */
+function digestOfCommands(program: Program): string {
+  const hash = createHash('sha256');
+  for (const { command } of program.commands) hash.update(`${command}\n`);
+  return hash.digest('hex');
 }

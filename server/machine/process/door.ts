@@ -11,6 +11,8 @@ import { healthRoute } from '../../http/health.ts';
 import type { Logger } from '../../log.ts';
 import type { MachineController } from './controller.ts';
 import { estopSocket } from './estop-socket.ts';
+import type { JobHistory } from './job-history.ts';
+import type { ProfileStore } from './profiles.ts';
 import { type CoreAttachments, machineRoutes } from './routes.ts';
 
 /** How long a browser may reuse a CORS preflight (Chromium caps it at two hours). */
@@ -32,6 +34,9 @@ export interface MachineDoorOptions {
   attachments: CoreAttachments;
   /** A core leaves on purpose (it called `/machine/release`). */
   onRelease: (pid: number) => void;
+  /** Machine profiles and the job history, in the machine database. */
+  profiles?: ProfileStore;
+  history?: JobHistory;
 }
 
 export async function buildMachineDoor(options: MachineDoorOptions): Promise<FastifyInstance> {
@@ -58,6 +63,8 @@ export async function buildMachineDoor(options: MachineDoorOptions): Promise<Fas
     allowRemote: options.allowRemote,
     allowedRoots: options.allowedRoots,
     attachments: options.attachments,
+    ...(options.profiles ? { profiles: options.profiles } : {}),
+    ...(options.history ? { history: options.history } : {}),
   });
   app.post(MACHINE_PROCESS_ROUTES.release, async (request) => {
     const pid = Number((request.body as { pid?: unknown } | undefined)?.pid);

@@ -15,8 +15,11 @@ import { createLogger } from '../../log.ts';
 import { MachineController } from './controller.ts';
 import { buildMachineDoor } from './door.ts';
 import { EventLog } from './event-log.ts';
+import { JobHistory } from './job-history.ts';
+import { openMachineDatabase } from './machine-db.ts';
 import { removeMachineFile, writeMachineFile } from './machine-file.ts';
 import { applyMachinePriority } from './priority.ts';
+import { ProfileStore } from './profiles.ts';
 
 export const IDLE_EXIT_MS = 60_000;
 
@@ -31,7 +34,14 @@ const dataDir = config.dataDir;
 const priority = await applyMachinePriority(config.machine.nice);
 if (priority.problem) logger.warn({ priority }, priority.problem);
 else logger.info({ priority }, 'machine process priority');
-const machine = new MachineController({ logger, ...(timings ? { timings } : {}) });
+// Profiles and the job history; a job cut off by this process's predecessor dying is closed now,
+// before any job of this one starts.
+const database = openMachineDatabase(dataDir);
+const profiles = new ProfileStore(database);
+const history = new JobHistory(database);
+const abandoned = history.closeAbandoned();
+if (abandoned > 0) logger.warn({ jobs: abandoned }, 'jobs left running by a machine process that died');
+const machine = new MachineController({ logger, history, ...(timings ? { timings } : {}) });
 const events = new EventLog(dataDir);
 machine.subscribe((event) => events.push(event));
 
@@ -69,6 +79,8 @@ const build = () =>
     allowedRoots: config.winding.allowedRoots,
     allowedHosts: config.allowedHosts,
     allowedOrigins: () => [...new Set([...attached.values()].flatMap((core) => core.origins))],
+    profiles,
+    history,
     attachments: {
       attach(pid, origins) {
         const key = Symbol(String(pid));
@@ -94,6 +106,9 @@ function shutdown(code: number): Promise<void> {
     if (idleTimer) clearTimeout(idleTimer);
     await door.stop().catch(() => {});
     await machine.close().catch(() => {});
+    // The job's end has been written (machine.close waited for it); nothing writes after this.
+    await new Promise((resolve) => setImmediate(resolve));
+    database.close();
     await events.close();
     await removeMachineFile(dataDir, process.pid).catch(() => {});
     logger.info('machine process stopped');

@@ -5,7 +5,8 @@
 // (WINDING_ALLOWED_ROOTS): with remote control on, a LAN client must not be able to read, or wind,
 // any file the app can open. Job bodies are decoded as they arrive into a temporary file
 // (json-spool.ts): this event loop must stay free for the e-stop.
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { basename } from 'node:path';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { MachineError } from '../../../engine/errors.ts';
 import {
@@ -16,9 +17,14 @@ import {
   connectRequest,
   EVENT_SEQ_HEADER,
   homeRequest,
+  jobQuery,
   jobRequest,
+  jobsQuery,
   jogRequest,
   MACHINE_ROUTES,
+  profileInput,
+  resumeJobRequest,
+  SoftLimitError,
   type StreamResponse,
   streamRequest,
   zeroRequest,
@@ -30,12 +36,17 @@ import { loopbackOnly, SOCKET_ADDRESSES } from '../../http/client-address.ts';
 import { HttpError } from '../../http/http-error.ts';
 import { checkRequestPath, createPathPolicy } from '../../http/paths.ts';
 import { openSse } from '../../http/sse.ts';
-import { loadProgram, type MachineController } from './controller.ts';
+import { loadJob, type MachineController } from './controller.ts';
 import { throttleProgress } from './event-throttle.ts';
+import { type JobHistory, jobsCsv } from './job-history.ts';
 import { type SpooledBody, spoolJsonBody } from './json-spool.ts';
+import type { ProfileStore } from './profiles.ts';
+import { resumeJob } from './resume-job.ts';
 
 /** Largest job body (G-code sent by content); it goes to a temporary file, not into memory. */
 export const JOB_BODY_LIMIT_BYTES = 512 * 1024 * 1024;
+/** Largest profile body: a profile is a few hundred bytes of JSON. */
+const PROFILE_BODY_LIMIT_BYTES = 64 * 1024;
 
 /** A core's events stream: it stays attached while the stream is open. */
 export interface CoreAttachments {
@@ -50,6 +61,9 @@ export interface MachineRoutesOptions {
   allowedRoots: string[];
   /** The machine process's record of attached cores; absent in a plain test app. */
   attachments?: CoreAttachments;
+  /** Machine profiles and the job history (the machine database); their routes answer 503 without. */
+  profiles?: ProfileStore;
+  history?: JobHistory;
 }
 
 /**
@@ -57,7 +71,7 @@ export interface MachineRoutesOptions {
  * the winding door's toHttpError, a MachineError keeps its own message (no `Streaming failed:`).
  */
 function machineStatusCode(error: unknown): number | undefined {
-  if (error instanceof MachineStateError) return 409;
+  if (error instanceof MachineStateError || error instanceof SoftLimitError) return 409;
   if (error instanceof ProgramError) return 400;
   if (error instanceof MachineError) return 502;
   if (error instanceof HttpError) return error.status;
@@ -89,7 +103,7 @@ function checkSpooled<T>(schema: z.ZodType<T>, body: SpooledBody | undefined): T
 
 export async function machineRoutes(
   app: FastifyInstance,
-  { machine, allowRemote, allowedRoots, attachments }: MachineRoutesOptions,
+  { machine, allowRemote, allowedRoots, attachments, profiles, history }: MachineRoutesOptions,
 ) {
   const policy = await createPathPolicy(allowedRoots);
   // Before the body is read: only clients on the workstation (the machine door listens on
@@ -132,9 +146,59 @@ export async function machineRoutes(
   app.get(MACHINE_ROUTES.ports, async () => machine.listPorts());
 
   app.post(MACHINE_ROUTES.connect, async (request) => {
-    const { port, baudRate, axisFormat } = parseBody(connectRequest, spooledOf(request)?.fields);
-    return machine.connect(port, baudRate, axisFormat);
+    const { port, baudRate, axisFormat, profileId } = parseBody(connectRequest, spooledOf(request)?.fields);
+    if (profileId === undefined) return machine.connect(port as string, baudRate, axisFormat);
+    const profile = needed(profiles).get(profileId);
+    return machine.connect(profile.port, profile.baudRate, profile.axisFormat, profile);
   });
+
+  const listJobs = (request: FastifyRequest) => {
+    const query = parseQuery(jobsQuery, request.query);
+    return { query, jobs: needed(history).list(query) };
+  };
+  app.get(MACHINE_ROUTES.jobs, async (request, reply) => {
+    const { query, jobs } = listJobs(request);
+    if (query.format === 'csv') return sendCsv(reply, jobsCsv(jobs));
+    return { jobs };
+  });
+  app.get(MACHINE_ROUTES.jobsCsv, async (request, reply) => sendCsv(reply, jobsCsv(listJobs(request).jobs)));
+  // Profiles are small nested documents, not jobs: parsed whole (and bounded) in a context of
+  // their own, so the flat spooling parser above never sees them.
+  await app.register(async (child) => {
+    child.removeContentTypeParser('application/json');
+    child.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string', bodyLimit: PROFILE_BODY_LIMIT_BYTES },
+      (_request, text, done) => {
+        try {
+          done(null, { profileBody: text === '' ? {} : JSON.parse(text as string) });
+        } catch (error) {
+          done(new HttpError(400, `Invalid JSON body: ${(error as Error).message}`), undefined);
+        }
+      },
+    );
+    child.get(MACHINE_ROUTES.profiles, async () => ({ profiles: needed(profiles).list() }));
+    child.post(MACHINE_ROUTES.profiles, async (request, reply) => {
+      const fields = parseBody(profileInput, profileBodyOf(request));
+      return reply.code(201).send(needed(profiles).create(fields));
+    });
+    child.get(MACHINE_ROUTES.profile, async (request) => needed(profiles).get(profileIdOf(request)));
+    child.put(MACHINE_ROUTES.profile, async (request) => {
+      const id = profileIdOf(request);
+      const fields = parseBody(profileInput, profileBodyOf(request));
+      const profile = needed(profiles).replace(id, fields);
+      machine.profileChanged(profile);
+      return profile;
+    });
+    child.delete(MACHINE_ROUTES.profile, async (request, reply) => {
+      const id = profileIdOf(request);
+      if (machine.profile?.id === id)
+        throw new HttpError(409, 'This profile is in use by the open connection; disconnect first');
+      needed(profiles).delete(id);
+      return reply.code(204).send();
+    });
+  });
+
   app.post(MACHINE_ROUTES.disconnect, async () => machine.disconnect());
 
   app.post(MACHINE_ROUTES.command, async (request): Promise<CommandResponse> => {
@@ -156,24 +220,41 @@ export async function machineRoutes(
   app.post(MACHINE_ROUTES.position, async () => machine.readPosition());
   app.post(MACHINE_ROUTES.motorsOff, async () => machine.motorsOff());
 
-  app.post(MACHINE_ROUTES.job, async (request, reply) => {
+  /** A job's program (sent as `gcode`, or a `path` within the allowed roots) and its name for the history. */
+  const jobOf = async (request: FastifyRequest) => {
     const body = spooledOf(request);
     const parsed = checkSpooled(jobRequest, body);
     const source = body?.spooled
       ? { path: body.spooled.path, shown: 'the job body', encoding: 'utf8' as const }
       : { path: await checkRequestPath(parsed.path as string, policy), shown: parsed.path as string };
-    const { total } = await machine.startJob(source);
+    const name = parseQuery(jobQuery, request.query).name ?? nameOf(parsed.path);
+    return { source, label: { name } };
+  };
+
+  app.post(MACHINE_ROUTES.job, async (request, reply) => {
+    const { source, label } = await jobOf(request);
+    const { total } = await machine.startJob(source, label);
     return reply.code(202).send({ total, status: machine.status() });
+  });
+
+  app.post(MACHINE_ROUTES.dryRun, async (request) => {
+    const { source, label } = await jobOf(request);
+    return machine.dryRun(source, label);
   });
 
   app.post(MACHINE_ROUTES.stream, async (request): Promise<StreamResponse> => {
     const body = spooledOf(request);
     const { port, baudRate } = checkSpooled(streamRequest, body);
+    const { name } = parseQuery(jobQuery, request.query);
     const spooled = body?.spooled as { path: string };
-    const program = await loadProgram({ path: spooled.path, shown: 'the job body', encoding: 'utf8' });
+    const { program, sha256 } = await loadJob({
+      path: spooled.path,
+      shown: 'the job body',
+      encoding: 'utf8',
+    });
     await body?.discard();
     // The job is not aborted if the client leaves: it ends as it would have.
-    const outcome = await machine.stream(program, port, baudRate);
+    const outcome = await machine.stream(program, port, baudRate, undefined, { name, sha256 });
     return {
       status: outcome.status,
       acknowledged: outcome.acknowledged,
@@ -181,6 +262,20 @@ export async function machineRoutes(
       elapsed_s: outcome.elapsed_s,
       ...(outcome.error ? { detail: outcome.error.message } : {}),
     };
+  });
+
+  // A new job taking a stopped one up again from a checkpoint: the lead-in, then the program's tail.
+  app.post(MACHINE_ROUTES.resumeJob, async (request, reply) => {
+    const body = spooledOf(request);
+    const parsed = checkSpooled(resumeJobRequest, body);
+    const source = body?.spooled
+      ? { path: body.spooled.path, encoding: 'utf8' as const, shown: 'the job body' }
+      : {
+          path: await checkRequestPath(parsed.path as string, policy),
+          encoding: 'latin1' as const,
+          shown: parsed.path as string,
+        };
+    return reply.code(202).send(await resumeJob(machine, parsed, source));
   });
 
   app.post(MACHINE_ROUTES.pause, async () => machine.pause());
@@ -220,6 +315,47 @@ export async function machineRoutes(
     const unsubscribe = machine.subscribe((event) => throttle.push(event));
     if (attachments && Number.isSafeInteger(pid) && pid > 0) detach = attachments.attach(pid, origins);
   });
+}
+
+/** A job from a file is named after it in the history unless the client named it. */
+function nameOf(path: string | undefined): string | undefined {
+  return path === undefined ? undefined : basename(path);
+}
+
+/** A profile body as its own parser wrapped it. */
+function profileBodyOf(request: FastifyRequest): unknown {
+  return (request.body as { profileBody?: unknown } | undefined)?.profileBody;
+}
+
+/** The machine database's parts; a plain test app without one answers 503. */
+function needed<T>(part: T | undefined): T {
+  if (part === undefined) throw new HttpError(503, 'The machine database is not open');
+  return part;
+}
+
+function profileIdOf(request: FastifyRequest): number {
+  const raw = (request.params as { id?: string }).id ?? '';
+  const id = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(id) || id < 1)
+    throw new HttpError(400, `Invalid profile id '${raw}': must be a positive whole number`);
+  return id;
+}
+
+function parseQuery<T>(schema: z.ZodType<T>, query: unknown): T {
+  const parsed = schema.safeParse(query ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new HttpError(
+    400,
+    `Invalid query: ${issue?.path.join('.') || 'query'}: ${issue?.message ?? 'invalid'}`,
+  );
+}
+
+function sendCsv(reply: FastifyReply, csv: string) {
+  return reply
+    .header('content-type', 'text/csv; charset=utf-8')
+    .header('content-disposition', 'attachment; filename="towpath-jobs.csv"')
+    .send(csv);
 }
 
 /** The client asked for `Connection: close`: it wants an answer that ends, not a stream. */

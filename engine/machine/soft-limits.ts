@@ -1,0 +1,102 @@
+// A program checked against a machine profile's soft limits before a line is streamed. The G-code
+// simulator follows the program's coordinates (X, A and the head B, as the program writes them);
+// this adds the frame: a `G92` inside the program re-zeros an axis where it stands, so the limits,
+// which are in the controller's coordinates at the start of the job, apply to the program's value
+// plus every shift so far. `G28` puts an axis at its zero and clears its shift.
+import { GcodeSimulator } from '../gcode/simulator.ts';
+import { MANUAL_AXES, type ManualAxis } from './manual.ts';
+import { type MachineProfile, outside } from './profile.ts';
+import type { Program } from './program.ts';
+import type { AxisPosition } from './types.ts';
+
+export interface SoftLimitViolation {
+  /** Line number in the program text. */
+  sourceLine: number;
+  command: string;
+  axis: ManualAxis;
+  /** Where the axis would go, in the controller's coordinates. */
+  target: number;
+  message: string;
+}
+
+const KEY: Record<ManualAxis, 'x' | 'a' | 'b'> = { X: 'x', A: 'a', B: 'b' };
+
+/**
+ * The first line whose move takes an axis beyond the profile's soft limits, or undefined. `start`
+ * is where the controller last said the axes stand (0 for an axis not known).
+ */
+export function firstSoftLimitViolation(
+  program: Program,
+  profile: MachineProfile,
+  start: AxisPosition | undefined,
+): SoftLimitViolation | undefined {
+  const limited = MANUAL_AXES.filter((axis) => {
+    const limits = profile.axes[axis];
+    return limits.min !== null || limits.max !== null;
+  });
+  if (limited.length === 0) return undefined;
+  const simulator = new GcodeSimulator();
+  const encoder = new TextEncoder();
+  /** Controller coordinate minus program coordinate, per axis. */
+  const shift = { x: 0, a: 0, b: 0 };
+  /** Where each axis stands in the controller's coordinates. */
+  const at = { x: start?.x ?? 0, a: start?.a ?? 0, b: start?.b ?? 0 };
+  let before = simulator.machine;
+  for (const { command, sourceLine } of program.commands) {
+    try {
+      simulator.push(encoder.encode(`${command}\n`));
+    } catch {
+      // A line the simulator cannot follow (an unsupported command) ends what it can say about
+      // positions; the controller judges such a line itself.
+      return undefined;
+    }
+    const after = simulator.machine;
+    const word = /^\s*(?:N\d+\s+)?([GM])0*(\d+)/i.exec(command);
+    const code = word ? `${(word[1] as string).toUpperCase()}${word[2]}` : '';
+    const homed = code === 'G28' ? homedAxes(command) : [];
+    for (const axis of MANUAL_AXES) {
+      const key = KEY[axis];
+      if (homed.includes(axis)) {
+        shift[key] = 0;
+        at[key] = 0;
+        continue;
+      }
+      if (after[key] === before[key]) continue;
+      if (code === 'G92') {
+        shift[key] = at[key] - after[key];
+        continue;
+      }
+      at[key] = after[key] + shift[key];
+      if (!limited.includes(axis)) continue;
+      const beyond = outside(profile.axes[axis], at[key]);
+      if (beyond) {
+        const target = Number(at[key].toFixed(3));
+        return {
+          sourceLine,
+          command,
+          axis,
+          target,
+          message: `Line ${sourceLine}: '${command}' moves ${axis} to ${target}, ${beyond} of profile '${profile.name}'; nothing was streamed`,
+        };
+      }
+    }
+    before = after;
+  }
+  return undefined;
+}
+
+/** The axes a `G28` line homes: those it names (A or Y, B or Z), or all three when it names none. */
+function homedAxes(command: string): ManualAxis[] {
+  const letters = command
+    .replace(/;.*$/, '')
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map((word) => word.charAt(0).toUpperCase());
+  const named = MANUAL_AXES.filter((axis) =>
+    letters.some((letter) =>
+      axis === 'X' ? letter === 'X' : axis === 'A' ? 'AY'.includes(letter) : 'BZ'.includes(letter),
+    ),
+  );
+  return named.length > 0 ? named : [...MANUAL_AXES];
+}
