@@ -1,0 +1,119 @@
+// The machine door's resume: a new job that takes a stopped one up again from a checkpoint. The
+// checkpoints come from the program's own comments (engine/plan/checkpoints.ts); the controller's
+// coordinates are taken to be where the program had them after the stopped job's last
+// acknowledged command (the controller kept them: a cancel, a pause, an e-stop answered without a
+// power cycle). What is streamed is the lead-in and then the program's tail, as an ordinary job.
+import { readFile } from 'node:fs/promises';
+import { SimulationError } from '../../../engine/errors.ts';
+import type { ResumeJobRequest, ResumeJobResponse } from '../../../engine/machine/contract.ts';
+import { ProgramError } from '../../../engine/machine/program.ts';
+import {
+  DEFAULT_QUEUE_DEPTH,
+  resumedProgram,
+  resumeLeadIn,
+  suggestCheckpoint,
+} from '../../../engine/machine/resume.ts';
+import type { MachineStatus } from '../../../engine/machine/types.ts';
+import { describeCheckpoint, readCheckpoints } from '../../../engine/plan/checkpoints.ts';
+import type { MachineController } from './controller.ts';
+
+export interface ResumeMachine {
+  status(): MachineStatus;
+  /** Starts the resumed program as a job; resolves once it runs. */
+  start(gcode: string): Promise<{ total: number }>;
+}
+
+/** Builds the resumed program for `request` (its program already read as `text`) and starts it. */
+export async function startResumedJob(
+  machine: ResumeMachine,
+  request: Omit<ResumeJobRequest, 'gcode' | 'path'>,
+  text: string,
+): Promise<ResumeJobResponse> {
+  const acknowledged = request.acknowledged ?? lastAcknowledged(machine.status());
+  if (acknowledged === undefined) {
+    throw new ProgramError(
+      'No stopped job is known here to resume (the connection was opened again since): give acknowledged, the commands the stopped job acknowledged',
+    );
+  }
+  let read: ReturnType<typeof readCheckpoints>;
+  try {
+    read = readCheckpoints(text, { stateAfterCommand: acknowledged });
+  } catch (error) {
+    if (error instanceof SimulationError) throw new ProgramError(error.message);
+    throw error;
+  }
+  if (read.at === undefined) {
+    throw new ProgramError(
+      `The stopped job acknowledged ${acknowledged} commands but this program has ${read.end.command}: is it the program that stopped?`,
+    );
+  }
+  const queueDepth = request.queueDepth ?? DEFAULT_QUEUE_DEPTH;
+  const checkpoint =
+    request.checkpoint === 'auto'
+      ? suggestCheckpoint(read.checkpoints, acknowledged, queueDepth)
+      : read.checkpoints[request.checkpoint - 1];
+  if (checkpoint === undefined) {
+    throw new ProgramError(
+      request.checkpoint === 'auto'
+        ? `No checkpoint is certainly behind the machine after ${acknowledged} acknowledged commands (queue depth ${queueDepth}); start the program from its beginning`
+        : `No checkpoint ${request.checkpoint}: the program has ${read.checkpoints.length}`,
+    );
+  }
+  if (checkpoint.command > acknowledged) {
+    throw new ProgramError(
+      `Checkpoint ${checkpoint.index} is after the last acknowledged command (${acknowledged}); choose an earlier one`,
+    );
+  }
+  const { at } = read;
+  const leadIn = resumeLeadIn(checkpoint, {
+    from: { x: at.x, a: at.a, b: at.b, rezero: at.rezero },
+    towAttached: request.towAttached,
+    pause: request.pause ?? !request.towAttached,
+    axisFormat: machine.status().axisFormat ?? read.axisFormat,
+  });
+  const { total } = await machine.start(resumedProgram(text, read.header, checkpoint, leadIn));
+  return {
+    total,
+    checkpoint: {
+      index: checkpoint.index,
+      line: checkpoint.line,
+      command: checkpoint.command,
+      description: describeCheckpoint(checkpoint),
+    },
+    leadIn,
+    continues: request.continues ?? null,
+    status: machine.status(),
+  };
+}
+
+/** The stopped job's acknowledged commands, while the connection it ran on is still open. */
+function lastAcknowledged(status: MachineStatus): number | undefined {
+  if (status.job === null || status.state === 'completed') return undefined;
+  return status.job.acknowledged;
+}
+
+/**
+ * The resume route's work once its body is checked: reads the program (the spooled body, UTF-8,
+ * or a checked path, Latin-1 as any job file) and starts the resumed job on `machine`.
+ */
+export async function resumeJob(
+  machine: MachineController,
+  request: ResumeJobRequest,
+  source: { path: string; encoding: BufferEncoding; shown: string },
+): Promise<ResumeJobResponse> {
+  let text: string;
+  try {
+    text = await readFile(source.path, source.encoding);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ProgramError(
+      code === 'ENOENT' ? `No file found at ${source.shown}` : `Could not read G-code at ${source.shown}`,
+    );
+  }
+  const { gcode: _gcode, path: _path, ...resume } = request;
+  return startResumedJob(
+    { status: () => machine.status(), start: (gcode) => machine.startJob({ gcode }) },
+    resume,
+    text,
+  );
+}
