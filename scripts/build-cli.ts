@@ -77,9 +77,9 @@ const CLI_BUNDLES: Record<string, { entry: string; options?: BuildOptions }> = {
     entry: 'machine-launcher',
     options: {
       plugins: [machineLauncher],
-      // Native code (the serial driver) loads from node_modules; the rest is bundled, CommonJS
-      // packages (fastify, pino, ws) included, which call `require` for Node's own modules.
-      external: ['serialport'],
+      // Native code (the serial and SQLite drivers) loads from node_modules; the rest is bundled,
+      // CommonJS packages (fastify, pino, ws) included, which call `require` for Node's own modules.
+      external: ['serialport', 'better-sqlite3'],
       banner: {
         js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
       },

@@ -31,8 +31,8 @@ await Promise.all([
     // Its dependencies bundled too (not the serial driver's native code): loading fastify, pino and
     // ws from node_modules file by file took most of the machine process's start (0.65 s against
     // 0.3 s, fork to door listening), and a start within 0.5 s is its target. Their CommonJS code
-    // calls `require` for Node's own modules.
-    external: ['serialport'],
+    // calls `require` for Node's own modules. The SQLite driver (the machine database) is native too.
+    external: ['serialport', 'better-sqlite3'],
     banner: {
       js: "import { createRequire as createRequireOfBundle } from 'node:module'; const require = createRequireOfBundle(import.meta.url);",
     },
