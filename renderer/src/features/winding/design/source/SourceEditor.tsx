@@ -6,7 +6,7 @@
 //                  text around it did not change.
 //   onChange(text) the whole text after each edit made in the editor (never for a `text` prop change).
 //   onDiagnostics  the current problems (`windDiagnostics`, with line and column), after each check;
-//                  checks run a short pause after typing stops.
+//                  checks run in a worker, a short pause after typing stops.
 //   onUndo/onRedo  given, Ctrl+Z and Ctrl+Shift+Z / Ctrl+Y in the editor call them, so one history
 //                  covers forms and source; without them the editor keeps its own history.
 //   ref            `reveal(from, to)`: select a range, scroll to it and focus the editor.
@@ -31,7 +31,8 @@ import {
 import { EditorView, keymap, lineNumbers } from '@codemirror/view';
 import { minimalSetup } from 'codemirror';
 import { type Ref, useEffect, useImperativeHandle, useRef } from 'react';
-import { type WindDiagnostic, windDiagnostics } from '#engine/wind/diagnostics.ts';
+import type { WindDiagnostic } from '#engine/wind/diagnostics.ts';
+import { diagnosticsChecker } from './diagnostics-checker.ts';
 
 /** A diagnostic with its 1-based line and column, for listing it outside the editor. */
 export interface SourceProblem extends WindDiagnostic {
@@ -106,11 +107,14 @@ export function SourceEditor({ text, onChange, onDiagnostics, onUndo, onRedo, re
     const host = hostRef.current;
     if (!host) return;
     const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+    const checker = diagnosticsChecker();
     const check = linter(
-      (view): Diagnostic[] => {
+      async (view): Promise<Diagnostic[]> => {
         const doc = view.state.doc;
         // Offsets in CodeMirror count a line break as one character: check the LF-joined text.
-        const found = windDiagnostics(doc.toString());
+        const found = await checker.check(doc.toString());
+        // A newer text is on its way; CodeMirror drops this answer too.
+        if (view.state.doc !== doc) return [];
         props.current.onDiagnostics?.(
           found.map((d) => {
             const line = doc.lineAt(d.from);
@@ -162,6 +166,7 @@ export function SourceEditor({ text, onChange, onDiagnostics, onUndo, onRedo, re
     const view = new EditorView({ state, parent: root, root });
     viewRef.current = view;
     return () => {
+      checker.dispose();
       view.destroy();
       viewRef.current = null;
     };
