@@ -10,7 +10,7 @@ import { decodeJson, type JsonSpan, JsonSpans, JsonSyntaxError } from './json-de
 import type { JsonObject, JsonValue } from './json-value.ts';
 import { formatSchemaIssue } from './report.ts';
 import type { WindDefinition } from './types.ts';
-import { type SchemaIssue, validateWindDocument } from './validate.ts';
+import { type SchemaIssue, type ValidationResult, validateWindDocument } from './validate.ts';
 
 export type DiagnosticSeverity = 'error' | 'warning';
 
@@ -35,17 +35,13 @@ export interface WindDiagnostic {
  * planner's message with `planningDiagnostic`.
  */
 export function windDiagnostics(text: string): WindDiagnostic[] {
-  const source = new SourceText(text);
-  const spans = new JsonSpans();
-  let document: JsonValue;
-  try {
-    document = decodeJson(source.normalised, spans);
-  } catch (error) {
-    if (!(error instanceof JsonSyntaxError)) throw error;
-    return [source.at(error.index, error.index + 1, 'JSON', error.describe(source.normalised))];
+  const read = readText(text);
+  const { source } = read;
+  if ('syntax' in read) {
+    const { syntax } = read;
+    return [source.at(syntax.index, syntax.index + 1, 'JSON', syntax.describe(source.normalised))];
   }
-  const result = validateWindDocument(document);
-  const tree = new Located(document, spans);
+  const { result, tree } = read;
   if (!result.ok) {
     return result.issues.map((issue) => {
       const span = tree.issue(issue);
@@ -73,20 +69,30 @@ export function windDiagnostics(text: string): WindDiagnostic[] {
 export function planningDiagnostic(text: string, message: string): WindDiagnostic | null {
   const layer = /^Layer (\d+): /.exec(message);
   if (!layer) return null;
+  const read = readText(text);
+  if ('syntax' in read || !read.result.ok) return null;
+  const index = Number(layer[1]) - 1;
+  if (index >= read.result.value.layers.length) return null;
+  const span = read.tree.planning(index, message, read.result.value);
+  return read.source.at(span.from, span.to, 'planning', message);
+}
+
+/** The text decoded (with where each value is) and validated, or its JSON syntax error. */
+function readText(
+  text: string,
+):
+  | { source: SourceText; syntax: JsonSyntaxError }
+  | { source: SourceText; tree: Located; result: ValidationResult } {
   const source = new SourceText(text);
   const spans = new JsonSpans();
   let document: JsonValue;
   try {
     document = decodeJson(source.normalised, spans);
   } catch (error) {
-    if (error instanceof JsonSyntaxError) return null;
+    if (error instanceof JsonSyntaxError) return { source, syntax: error };
     throw error;
   }
-  const result = validateWindDocument(document);
-  const index = Number(layer[1]) - 1;
-  if (!result.ok || index >= result.value.layers.length) return null;
-  const span = new Located(document, spans).planning(index, message, result.value);
-  return source.at(span.from, span.to, 'planning', message);
+  return { source, tree: new Located(document, spans), result: validateWindDocument(document) };
 }
 
 /** The text as given and as the engine reads it (§2.1), with offsets mapped back. */
@@ -203,7 +209,7 @@ class Located {
     const layer = layers && this.#child(layers, index);
     const union = unionOf(model, 'layers');
     if (!layer || !union) return this.#pointAt(this.#root);
-    const word = PHRASES.find(([phrase]) => phrase.test(text))?.[1] ?? /^([a-z][A-Za-z]*) /.exec(text)?.[1];
+    const word = planningFieldOf(text);
     const layerModel = union.variants.get(definition.layers[index]?.windType ?? '');
     const field = word === undefined || !layerModel ? null : this.#member(layer, layerModel, word);
     if (field) return this.#pointAt(field);
@@ -238,6 +244,16 @@ class Located {
         : null;
     return key === null ? null : this.#child(node, key);
   }
+}
+
+/**
+ * The field a planning message (`Layer {i}: …` or its text) is about, by its camelCase key: the
+ * word it starts with (`leadInMM (600.0mm) …`) or the phrase that names it; undefined for a
+ * message about the whole layer.
+ */
+export function planningFieldOf(message: string): string | undefined {
+  const text = message.replace(/^Layer \d+: /, '');
+  return PHRASES.find(([phrase]) => phrase.test(text))?.[1] ?? /^([a-z][A-Za-z]*) /.exec(text)?.[1];
 }
 
 /** Planning texts that name their field in words rather than by its key. */

@@ -107,14 +107,15 @@ export function SourceEditor({ text, onChange, onDiagnostics, onUndo, onRedo, re
     const host = hostRef.current;
     if (!host) return;
     const root = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+    let live = true;
     const checker = diagnosticsChecker();
     const check = linter(
       async (view): Promise<Diagnostic[]> => {
         const doc = view.state.doc;
         // Offsets in CodeMirror count a line break as one character: check the LF-joined text.
         const found = await checker.check(doc.toString());
-        // A newer text is on its way; CodeMirror drops this answer too.
-        if (view.state.doc !== doc) return [];
+        // A newer text is on its way (CodeMirror drops this answer too), or the editor is gone.
+        if (view.state.doc !== doc || !live) return [];
         props.current.onDiagnostics?.(
           found.map((d) => {
             const line = doc.lineAt(d.from);
@@ -166,6 +167,7 @@ export function SourceEditor({ text, onChange, onDiagnostics, onUndo, onRedo, re
     const view = new EditorView({ state, parent: root, root });
     viewRef.current = view;
     return () => {
+      live = false;
       checker.dispose();
       view.destroy();
       viewRef.current = null;
