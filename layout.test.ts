@@ -145,7 +145,7 @@ describe('import rules (DESIGN.md)', () => {
   it('the fleet publisher reaches nothing of the machine but the read-only feed', () => {
     // What the fleet module hears from the shop's broker must have no path to the machine: of our
     // code it may import only the `machine` datasource's feed, the configuration, the logger and the
-    // version; of packages only MQTT and Node's own.
+    // version; of packages only MQTT, node-opcua (the OPC UA server in server/fleet/opcua) and Node's own.
     const fleet = join(ROOT, 'server', 'fleet');
     const shares = [
       'server/fleet',
@@ -163,7 +163,7 @@ describe('import rules (DESIGN.md)', () => {
         const target = path === undefined ? undefined : relative(ROOT, resolve(dirname(file), path));
         const allowed =
           target === undefined
-            ? /^(node:|mqtt$)/.test(specifier)
+            ? /^(node:|mqtt$|node-opcua$)/.test(specifier)
             : shares.some((share) => target === share || target.startsWith(`${share}${sep}`));
         if (!allowed) problems.push(`${relative(ROOT, file)} → ${specifier}`);
       }

@@ -3,6 +3,7 @@ import type { HostTimings } from '../engine/machine/host.ts';
 import type { ServiceAccountAuthenticator } from './auth/principal.ts';
 import type { Config } from './config/index.ts';
 import { openDataDir } from './data-dir.ts';
+import { OpcuaService } from './fleet/opcua/service.ts';
 import { FleetPublisher } from './fleet/publisher.ts';
 import { createGateway, type Gateway } from './gateway/embedded.ts';
 import { type GatewayChecks, gatewayChecks } from './gateway/internal/checks.ts';
@@ -46,6 +47,8 @@ export interface Workstation {
   machine: MachineLink;
   /** The read-only fleet publisher (MQTT), when FLEET_BROKER_URL is set. */
   fleet: FleetPublisher | null;
+  /** The read-only OPC UA server; its status() says `enabled: false` when OPCUA_PORT is unset. */
+  opcua: OpcuaService;
   /** Stops both doors; safe to call more than once. */
   stop(): Promise<void>;
 }
@@ -100,11 +103,12 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     ...(options.machine?.entry ? { entry: options.machine.entry } : {}),
     origins: () => lanOrigins,
   });
-  // The shop's broker hears the `machine` datasource's value and nothing else. Made before any door
-  // listens, so an unreadable CA file stops the start like any other bad setting.
-  const fleetFeed = config.fleet ? new MachineFeed(machine) : null;
+  // The shop's broker and OPC UA clients hear the `machine` datasource's value and nothing else.
+  // Made before any door listens, so an unreadable CA file stops the start like any other bad setting.
+  const fleetFeed = config.fleet || config.opcua ? new MachineFeed(machine) : null;
   const fleet =
     config.fleet && fleetFeed ? new FleetPublisher({ config: config.fleet, feed: fleetFeed, logger }) : null;
+  const opcua = new OpcuaService({ config: config.opcua, dataDir, feed: fleetFeed, logger });
   // Found or started while the doors start; attached once the LAN door's origins are known.
   const located = machine.locate();
   located.catch(() => {});
@@ -183,6 +187,8 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   await machine.attachOrExplain(located);
   ready = true;
   fleet?.start();
+  // In the background: node-opcua loads and the certificate is made without holding up the core.
+  opcua.start();
 
   const urls: WorkstationUrls = {
     lan: lan.url,
@@ -215,6 +221,9 @@ export async function startWorkstation(config: Config, options: StartOptions = {
       await fleet
         ?.stop()
         .catch((error: unknown) => logger.warn({ err: error }, 'fleet publisher did not stop cleanly'));
+      await opcua
+        .stop()
+        .catch((error: unknown) => logger.warn({ err: error }, 'OPC UA server did not stop cleanly'));
       fleetFeed?.close();
       // Subscribers hear `server_shutdown` before the door stops listening.
       await gateway
@@ -231,5 +240,16 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     return stopping;
   };
 
-  return { urls, dataDir, doors: { lan, winding }, logger, dashboardApi, gateway, machine, fleet, stop };
+  return {
+    urls,
+    dataDir,
+    doors: { lan, winding },
+    logger,
+    dashboardApi,
+    gateway,
+    machine,
+    fleet,
+    opcua,
+    stop,
+  };
 }

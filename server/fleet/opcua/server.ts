@@ -1,0 +1,186 @@
+// The read-only OPC UA server (node-opcua), loaded only when OPCUA_PORT is set. Read-only twice over:
+// every variable of the machine is CurrentRead, and the Write and Call services themselves refuse
+// every operation, so no node of the standard address space can be changed or invoked either.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { format } from 'node:util';
+import {
+  CallMethodResult,
+  type CallRequest,
+  CallResponse,
+  MessageSecurityMode,
+  nodesets,
+  OPCUAServer,
+  SecurityPolicy,
+  StatusCodes,
+  setErrorLogger,
+  setWarningLogger,
+  UserNameIdentityToken,
+  type WriteRequest,
+  WriteResponse,
+} from 'node-opcua';
+import { VERSION } from '../../../bridge/version.ts';
+import type { OpcuaConfig } from '../../config/opcua.ts';
+import type { Logger } from '../../log.ts';
+import type { MachineValueSource } from '../publisher.ts';
+import { applicationCertificate } from './certificate.ts';
+import { MachineryModel } from './machinery.ts';
+
+export interface RunningOpcuaServer {
+  endpoint: string;
+  /** Milliseconds spent creating the application certificate at this start (0 when it existed). */
+  certificateMs: number;
+  sessions(): number;
+  stop(): Promise<void>;
+}
+
+type WriteMessage = Parameters<OPCUAServer['_on_WriteRequest']>[0];
+type CallMessage = Parameters<OPCUAServer['_on_CallRequest']>[0];
+type Channel = Parameters<OPCUAServer['_on_WriteRequest']>[1];
+
+type X509Check = Parameters<OPCUAServer['isValidX509IdentityToken']>;
+
+/** Answers every Write with BadNotWritable and every Call with BadUserAccessDenied, whatever the node. */
+class ReadOnlyServer extends OPCUAServer {
+  // node-opcua offers user certificates on every endpoint; the one way in is the configured user.
+  protected override isValidX509IdentityToken(...args: X509Check): void {
+    const callback = args[5];
+    callback(null, StatusCodes.BadIdentityTokenRejected);
+  }
+
+  protected override _on_WriteRequest(message: WriteMessage, channel: Channel): void {
+    const request = message.request as WriteRequest;
+    void this._apply_on_SessionObject(
+      WriteResponse,
+      message,
+      channel,
+      (_session, sendResponse, sendError) => {
+        const nodes = request.nodesToWrite ?? [];
+        if (nodes.length === 0) return sendError(StatusCodes.BadNothingToDo);
+        sendResponse(new WriteResponse({ results: nodes.map(() => StatusCodes.BadNotWritable) }));
+      },
+    );
+  }
+
+  protected override _on_CallRequest(message: CallMessage, channel: Channel): void {
+    const request = message.request as CallRequest;
+    void this._apply_on_SessionObject(CallResponse, message, channel, (_session, sendResponse, sendError) => {
+      const methods = request.methodsToCall ?? [];
+      if (methods.length === 0) return sendError(StatusCodes.BadNothingToDo);
+      sendResponse(
+        new CallResponse({
+          results: methods.map(() => new CallMethodResult({ statusCode: StatusCodes.BadUserAccessDenied })),
+        }),
+      );
+    });
+  }
+}
+
+export async function startOpcuaServer(options: {
+  config: OpcuaConfig;
+  dataDir: string;
+  feed: MachineValueSource;
+  logger: Logger;
+}): Promise<RunningOpcuaServer> {
+  const { config, feed, logger } = options;
+  routeLibraryLogs(logger);
+  const applicationUri = `urn:towpath:${config.workstationId}`;
+  const certificate = await applicationCertificate({
+    dataDir: options.dataDir,
+    workstationId: config.workstationId,
+    name: config.name,
+    applicationUri,
+    host: config.host,
+  });
+  const anyAddress = config.host === '0.0.0.0' || config.host === '::' || config.host === '[::]';
+  const server = new ReadOnlyServer({
+    port: config.port,
+    host: config.host.replace(/^\[|\]$/g, ''),
+    // On a specific address the endpoint names it; on all of them, this PC's name.
+    ...(anyAddress ? {} : { hostname: config.host.replace(/^\[|\]$/g, '') }),
+    nodeset_filename: [nodesets.standard, nodesets.di, nodesets.ia, nodesets.machinery],
+    serverCertificateManager: certificate.store,
+    // Never consulted (user certificates are refused), but given so node-opcua makes no store of
+    // its own in the user's home folder.
+    userCertificateManager: certificate.store,
+    certificateFile: certificate.certificateFile,
+    privateKeyFile: certificate.privateKeyFile,
+    serverInfo: {
+      applicationUri,
+      productUri: 'urn:towpath',
+      applicationName: { text: `Towpath ${config.name}` },
+    },
+    buildInfo: { productName: 'Towpath', manufacturerName: 'Towpath', softwareVersion: VERSION },
+    securityModes: config.allowAnonymous
+      ? [MessageSecurityMode.SignAndEncrypt, MessageSecurityMode.None]
+      : [MessageSecurityMode.SignAndEncrypt],
+    securityPolicies: [
+      SecurityPolicy.Basic256Sha256,
+      SecurityPolicy.Aes128_Sha256_RsaOaep,
+      SecurityPolicy.Aes256_Sha256_RsaPss,
+      ...(config.allowAnonymous ? [SecurityPolicy.None] : []),
+    ],
+    allowAnonymous: config.allowAnonymous,
+    userManager: { isValidUser: userCheck(config.user) },
+  });
+  await server.initialize();
+  const model = new MachineryModel(
+    server.engine.addressSpace as NonNullable<typeof server.engine.addressSpace>,
+    {
+      workstationId: config.workstationId,
+      name: config.name,
+      model: config.model,
+      softwareRevision: VERSION,
+      productInstanceUri: applicationUri,
+    },
+    feed.value,
+  );
+  const unsubscribe = feed.onChange((value) => model.update(value));
+  server.on('session_activated', (session, token) =>
+    logger.info(
+      {
+        event: 'opcua.session',
+        user: token instanceof UserNameIdentityToken ? token.userName : 'anonymous',
+        securityMode: MessageSecurityMode[session.channel?.securityMode ?? MessageSecurityMode.Invalid],
+      },
+      'opcua.session',
+    ),
+  );
+  try {
+    await server.start();
+  } catch (error) {
+    unsubscribe();
+    await server.shutdown(0).catch(() => {});
+    await certificate.store.dispose().catch(() => {});
+    throw error;
+  }
+  return {
+    endpoint: server.getEndpointUrl(),
+    certificateMs: certificate.createdInMs,
+    sessions: () => server.currentSessionCount,
+    stop: async () => {
+      unsubscribe();
+      await server.shutdown(0);
+      await certificate.store.dispose();
+    },
+  };
+}
+
+/** Compares digests in constant time, so the check's duration says nothing about the password. */
+function userCheck(user: OpcuaConfig['user']): (username: string, password: string) => boolean {
+  if (user === null) return () => false;
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  const name = digest(user.name);
+  const password = digest(user.password);
+  return (username, given) => {
+    const nameMatches = timingSafeEqual(digest(username), name);
+    const passwordMatches = timingSafeEqual(digest(given), password);
+    return nameMatches && passwordMatches;
+  };
+}
+
+/** node-opcua prints its warnings to the console; here they go to the JSON log instead. */
+function routeLibraryLogs(logger: Logger): void {
+  const child = logger.child({ component: 'opcua' });
+  setWarningLogger((...args: unknown[]) => child.debug({ event: 'opcua.library' }, format(...args)));
+  setErrorLogger((...args: unknown[]) => child.warn({ event: 'opcua.library' }, format(...args)));
+}
