@@ -75,7 +75,7 @@ function lineSeparator(crlf: boolean): Extension {
 }
 
 /** The smallest replacement turning `from` into `to` (common prefix and suffix kept). */
-export function minimalChange(from: string, to: string): { from: number; to: number; insert: string } {
+function minimalChange(from: string, to: string): { from: number; to: number; insert: string } {
   let start = 0;
   const shorter = Math.min(from.length, to.length);
   while (start < shorter && from.charCodeAt(start) === to.charCodeAt(start)) start++;

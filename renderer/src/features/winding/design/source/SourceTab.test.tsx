@@ -78,11 +78,17 @@ describe('SourceTab', () => {
     expect(view.state.doc.toString()).toBe(next);
   });
 
-  it('keeps CRLF line ends in the text it reports', () => {
+  it('keeps CRLF line ends in the text it reports, also after a text from outside switched them', () => {
     const crlf = DEFINITION.replaceAll('\n', '\r\n');
-    const { onChange, view } = mount(crlf);
+    const { onChange, view, rerender } = mount(crlf);
     act(() => view.dispatch({ changes: { from: 0, insert: ' ' }, userEvent: 'input.type' }));
     expect(onChange).toHaveBeenLastCalledWith(` ${crlf}`);
+    rerender(DEFINITION);
+    act(() => view.dispatch({ changes: { from: 0, insert: ' ' }, userEvent: 'input.type' }));
+    expect(onChange).toHaveBeenLastCalledWith(` ${DEFINITION}`);
+    rerender(crlf);
+    expect(view.state.sliceDoc()).toBe(crlf);
+    expect(onChange).toHaveBeenCalledTimes(2);
   });
 
   it('lists the engine diagnostics; a problem button selects the offending token', async () => {
