@@ -5,6 +5,8 @@
 //                  replaces only the part that differs, so the cursor stays where it was when the
 //                  text around it did not change.
 //   onChange(text) the whole text after each edit made in the editor (never for a `text` prop change).
+//                  The host must pass that text back as `text` on its next render (keep it in state
+//                  as given, not debounced): any other `text` is applied as a change from outside.
 //   onDiagnostics  the current problems (`windDiagnostics`, with line and column), after each check;
 //                  checks run in a worker, a short pause after typing stops.
 //   onUndo/onRedo  given, Ctrl+Z and Ctrl+Shift+Z / Ctrl+Y in the editor call them, so one history
