@@ -325,11 +325,22 @@ describe('schema 1.1: cones and vessels', () => {
     ]);
   });
 
-  it('a vessel planning check is marked at the field or dome it names', () => {
+  it('a vessel planning check is marked at the field (a layer or mandrel one) or dome it names', () => {
     const spacing = vessel.replace('"stationSpacingMM": 1', '"stationSpacingMM": 0.0001');
     expect(marked(spacing).map((d) => d.at)).toEqual(['0.0001']);
     const opening = vessel.replace('"polarOpeningDiameter": 40.0', '"polarOpeningDiameter": 400.0');
     expect(marked(opening).map((d) => d.at)).toEqual(['"both"']);
+    const segments = vessel.replace(
+      '"windLength": 300.0,',
+      '"windLength": 300.0,\n    "meridianSegments": 200000,',
+    );
+    expect(marked(segments)).toEqual([
+      {
+        at: '200000',
+        from: segments.indexOf('200000'),
+        message: expect.stringMatching(/^Layer 2: meridianSegments /),
+      },
+    ]);
     const steep = cone.replace('"windAngle": 30', '"windAngle": 80');
     expect(marked(steep)).toEqual([
       { at: '80', from: steep.indexOf('80,'), message: expect.stringContaining('is too steep for the cone') },

@@ -200,7 +200,8 @@ class Located {
 
   /**
    * Where a planning failure of layer `index` (0-based) points: the field its text is about
-   * (`windAngle`, `lockDegrees`, a mandrel field, a dome), else the layer's `windType` value.
+   * (`windAngle`, `lockDegrees`, a mandrel or machine field, a dome), else the layer's `windType`
+   * value.
    */
   planning(index: number, message: string, definition: WindDefinition): JsonSpan {
     const text = message.replace(/^Layer \d+: /, '');
@@ -213,11 +214,16 @@ class Located {
     const layerModel = union.variants.get(definition.layers[index]?.windType ?? '');
     const field = word === undefined || !layerModel ? null : this.#member(layer, layerModel, word);
     if (field) return this.#pointAt(field);
+    // A field of a top-level object (mandrel, tow, machine) the text names.
+    for (const section of model.fields) {
+      if (word === undefined || section.kind !== 'model') continue;
+      const node = this.#member(this.#root, model, section.name);
+      const named = node && this.#member(node, section.model, word);
+      if (named) return this.#pointAt(named);
+    }
     const mandrelModel = modelOf(model, 'mandrelParameters');
     const mandrel = mandrelModel && this.#member(this.#root, model, 'mandrelParameters');
     if (mandrel && mandrelModel) {
-      const mandrelField = word === undefined ? null : this.#member(mandrel, mandrelModel, word);
-      if (mandrelField) return this.#pointAt(mandrelField);
       const dome = /^the (start|end) dome's|^the polar opening/.exec(text);
       const domesModel = modelOf(mandrelModel, 'domes');
       const domes = domesModel && this.#member(mandrel, mandrelModel, 'domes');
