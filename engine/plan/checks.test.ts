@@ -28,6 +28,7 @@ function definition(layers: Layer[], overrides: Partial<WindDefinition> = {}): W
       meridianSegments: 4096,
     },
     towParameters: { width: 7, thickness: 0.5 },
+    machine: null,
     defaultFeedRate: 9000,
     ...overrides,
   };

@@ -6,7 +6,7 @@ import type { HelicalLayer, Layer, WindDefinition } from '../wind/types.ts';
 import { coneKinematics, coneLayerProblem, isCone } from './cone.ts';
 import { type HelicalKinematics, helicalKinematics } from './kinematics.ts';
 import { MAX_PROGRAM_LINES, PROGRAM_TOO_LONG_TEXT } from './limits.ts';
-import { type GeodesicKinematics, geodesicKinematics } from './vessel.ts';
+import { carriageLimitText, type GeodesicKinematics, geodesicKinematics } from './vessel.ts';
 
 /** What the checks found out about a layer that generation needs. */
 export type LayerKinematics = HelicalKinematics | GeodesicKinematics | null;
@@ -91,7 +91,7 @@ export function checkLayer(
   let geodesic: GeodesicKinematics | null = null;
   if (layer.windType === 'geodesic') {
     const budget = MAX_PROGRAM_LINES - state.estimate - 1;
-    const planned = geodesicKinematics(layer, mandrel, definition.towParameters, budget);
+    const planned = geodesicKinematics(layer, mandrel, definition.towParameters, definition.machine, budget);
     if (typeof planned === 'string') throw fail(planned);
     geodesic = planned;
   }
@@ -104,6 +104,13 @@ export function checkLayer(
     throw fail(PROGRAM_TOO_LONG_TEXT);
   }
   if (geodesic !== null) return geodesic;
+  // Hoop and helical layers keep the reference's machine mapping (X = z from 0 to windLength, the
+  // eye unused); their carriage travel is still the machine's to allow.
+  if (definition.machine !== null) {
+    const far = layer.windType === 'skip' ? 0 : L;
+    const text = carriageLimitText(0, definition.machine) ?? carriageLimitText(far, definition.machine);
+    if (text !== null) throw fail(text);
+  }
 
   if (layer.windType !== 'helical' || kinematics === null) return null;
   const P = layer.patternNumber;

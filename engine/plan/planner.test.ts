@@ -167,6 +167,7 @@ describe('long lines', () => {
       towParameters: { width: big, thickness: big },
       defaultFeedRate: big,
       layers: [],
+      machine: null,
     };
     const { gcode } = planToString(definition, { verbose: true });
     expect(gcode).toBe(

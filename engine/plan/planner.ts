@@ -51,6 +51,8 @@ export class Planner {
   #lines = 0;
   #tow = 0;
   #time = 0;
+  /** The carriage moves without laying fibre (a delivery eye's way to and from X 0). */
+  #transit = false;
 
   readonly axisFormat: AxisFormat;
 
@@ -241,34 +243,27 @@ export class Planner {
    * so that consecutive circuits start the pattern's advance apart. Tow is the fibre laid.
    */
   *#geodesic(k: GeodesicKinematics): Chunks {
-    const { z, r, phi, s, turns } = k.path;
-    const written = k.written;
+    const { r, s, turns } = k.path;
+    const { written, x, a, b } = k;
     const count = written.length;
     const endTurn = turns[0] ?? -1;
     const startTurn = turns[1] ?? -1;
     const dwell = k.poleDwell;
-    // The head leans against the direction of travel by the complement of the fibre angle, and
-    // stands straight where the fibre turns back.
-    const head = new Float64Array(count);
-    for (let j = 0; j < count; j++) {
-      const i = written[j] ?? 0;
-      const lean = 90 - Math.asin(Math.min(1, k.c / (r[i] ?? 1))) * RAD;
-      const sigma = i <= endTurn || i > startTurn ? 1 : -1;
-      head[j] = i === endTurn || i === startTurn || lean === 0 ? 0 : -sigma * lean;
-    }
-    yield* this.#move(0, this.#a, 0);
+    this.#transit = true;
+    yield* this.#move(x[0] ?? 0, this.#a, 0);
+    this.#transit = false;
     this.#setMandrel(0);
-    this.#station(z[0] ?? 0, 0, head[0] ?? 0, 0);
+    this.#station(x[0] ?? 0, 0, b[0] ?? 0, 0);
     let base = 0;
     for (let circuit = 1; circuit <= k.circuits; circuit++) {
       this.#comment(`\tCircuit: ${circuit}/${k.circuits}`);
       for (let j = 1; j < count; j++) {
         const i = written[j] ?? 0;
-        const angle = base + (phi[i] ?? 0) + (i > endTurn ? dwell : 0) + (i > startTurn ? dwell : 0);
-        const x = z[i] ?? 0;
-        this.#station(x, angle * RAD, head[j] ?? 0, (s[i] ?? 0) - (s[written[j - 1] ?? 0] ?? 0));
+        const angle = base + (a[j] ?? 0) + (i > endTurn ? dwell : 0) + (i > startTurn ? dwell : 0);
+        const at = x[j] ?? 0;
+        this.#station(at, angle * RAD, b[j] ?? 0, (s[i] ?? 0) - (s[written[j - 1] ?? 0] ?? 0));
         if (dwell > 0 && (i === endTurn || i === startTurn)) {
-          this.#station(x, (angle + dwell) * RAD, 0, (r[i] ?? 0) * dwell);
+          this.#station(at, (angle + dwell) * RAD, 0, (r[i] ?? 0) * dwell);
         }
         if (this.#pos >= CHUNK_BYTES) yield this.#take();
       }
@@ -276,9 +271,15 @@ export class Planner {
     }
     // The head upright, then the mandrel re-zeroed where it stands, as a skip layer ends. The
     // closed pattern ends on a whole number of turns give or take rounding, so the re-zero of
-    // the helical layer (to `pos mod 360`, then on to 360) could spin a full idle turn.
+    // the helical layer (to `pos mod 360`, then on to 360) could spin a full idle turn. A delivery
+    // eye leaves the carriage ahead of the contact point: it goes back to X 0, where layers start.
     yield* this.#move(this.#x, base * RAD, 0);
     this.#setMandrel(0);
+    if (!isclose(this.#x, 0)) {
+      this.#transit = true;
+      yield* this.#move(0, 0, 0);
+      this.#transit = false;
+    }
   }
 
   /** One station of a geodesic layer: a single line (described first when verbose). */
@@ -365,7 +366,8 @@ export class Planner {
 
     const dX = x - this.#x;
     const dA = a - this.#a;
-    this.#tow += fibre >= 0 ? fibre : Math.sqrt(sq(dX) + sq((dA / 360) * this.#D * Math.PI));
+    if (!this.#transit)
+      this.#tow += fibre >= 0 ? fibre : Math.sqrt(sq(dX) + sq((dA / 360) * this.#D * Math.PI));
     const d = Math.sqrt(sq(dX) + sq((dA / 360) * this.#C0));
     this.#time += (d / this.#F) * 60;
     this.#x = x;

@@ -89,6 +89,7 @@ const validDefinition: fc.Arbitrary<WindDefinition> = machine.chain((m) =>
       },
       towParameters: { width: m.width, thickness },
       defaultFeedRate: feed,
+      machine: null,
     })),
 );
 

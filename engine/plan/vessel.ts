@@ -3,9 +3,10 @@
 // stations pole to pole and back on the chain of frusta, and the pattern (circuits, advance, pole
 // dwell) that makes the circuits close evenly. Everything a geodesic layer cannot be wound from
 // is found here, before a line is written, with the reason in words.
-import { DEG, g6, gcd, pyrepr, RAD } from '../numeric.ts';
-import type { Dome, GeodesicLayer, MandrelParameters, TowParameters } from '../wind/types.ts';
+import { DEG, g6, gcd, isclose, pyrepr, RAD, rhe } from '../numeric.ts';
+import type { Dome, GeodesicLayer, Machine, MandrelParameters, TowParameters } from '../wind/types.ts';
 import { type BossTurns, geodesicCircuit, type PathStations, type Vessel } from './circuit.ts';
+import { eyePlacement, fibreTangent, freeFibreCollision, headAngle, vesselSolid } from './eye.ts';
 import { isotensoidBossRatio, isotensoidMeridian } from './isotensoid.ts';
 import { PROGRAM_TOO_LONG_TEXT } from './limits.ts';
 import { ellipsoidMeridian, type Meridian, profileMeridian } from './meridian.ts';
@@ -42,8 +43,100 @@ export interface GeodesicKinematics {
   advance: number;
   /** Mandrel turn at each pole, radians (≥ 0), with the carriage parked at the turnaround. */
   poleDwell: number;
+  /**
+   * The machine at each written station: carriage X (mm), mandrel angle from the first station
+   * (radians, before the circuits' and dwells' turns are added) and head B (degrees). Without a
+   * delivery eye X = z, the angle is φ and B leans by the complement of the fibre angle.
+   */
+  x: Float64Array;
+  a: Float64Array;
+  b: Float64Array;
   /** Lines the layer writes after its `; Layer` comment. */
   lines: number;
+}
+
+/** Lines of a move of the carriage from `from` to `to` (the planner's move(): one per millimetre). */
+function carriageMoveLines(from: number, to: number): number {
+  return isclose(from, to) ? 1 : rhe(Math.abs(from - to)) + 1;
+}
+
+/**
+ * Machine positions of the written stations (docs/winding-vessels.md, delivery eye), and the
+ * checks that need them: the carriage within its travel, the free fibre clear of the mandrel and
+ * bosses. Every circuit repeats the first one turned about the axis, so one circuit is checked.
+ */
+function machinePositions(
+  k: { vessel: Vessel; c: number; path: PathStations; written: Int32Array },
+  machine: Machine | null,
+): { x: Float64Array; a: Float64Array; b: Float64Array } {
+  const { z, r, phi, turns, mr, mz } = k.path;
+  const count = k.written.length;
+  const x = new Float64Array(count);
+  const a = new Float64Array(count);
+  const b = new Float64Array(count);
+  const endTurn = turns[0] ?? -1;
+  const startTurn = turns[1] ?? -1;
+  const d = machine?.eyeRadius ?? null;
+  const solid = d === null ? null : vesselSolid(k.vessel.R, k.vessel.L, k.vessel.start, k.vessel.end);
+  let lead0 = 0;
+  for (let j = 0; j < count; j++) {
+    const i = k.written[j] ?? 0;
+    const zi = z[i] ?? 0;
+    const ri = r[i] ?? 0;
+    if (d === null || solid === null) {
+      // The head leans against the direction of travel by the complement of the fibre angle, and
+      // stands straight where the fibre turns back.
+      const lean = 90 - Math.asin(Math.min(1, k.c / ri)) * RAD;
+      const sigma = i <= endTurn || i > startTurn ? 1 : -1;
+      x[j] = zi;
+      a[j] = phi[i] ?? 0;
+      b[j] = i === endTurn || i === startTurn || lean === 0 ? 0 : -sigma * lean;
+      continue;
+    }
+    const t = fibreTangent(ri, k.c, mr[i] ?? 0, mz[i] ?? 0);
+    const eye = eyePlacement(zi, ri, t, d);
+    if (j === 0) lead0 = eye.lead;
+    x[j] = eye.x;
+    a[j] = (phi[i] ?? 0) + eye.lead - lead0;
+    b[j] = headAngle(eye.gamma * RAD, t[2]);
+    const hit = freeFibreCollision(solid, zi, ri, t, eye.free, 1e-6 * k.vessel.R);
+    if (hit !== null) {
+      throw new LayerProblem(
+        `the free fibre from the contact point at z = ${g6(zi)} mm (r = ${g6(ri)} mm) to the delivery eye passes through ${hit}`,
+      );
+    }
+  }
+  checkCarriage(x, z, k.written, machine);
+  return { x, a, b };
+}
+
+/** The carriage stays within the machine's travel, from X 0 (where a layer starts and ends) on. */
+function checkCarriage(x: Float64Array, z: number[], written: Int32Array, machine: Machine | null): void {
+  const low = machine?.carriageMin ?? null;
+  const high = machine?.carriageMax ?? null;
+  if (low === null && high === null) return;
+  const problem = carriageLimitText(0, machine);
+  if (problem !== null) throw new LayerProblem(problem);
+  for (let j = 0; j < x.length; j++) {
+    const text = carriageLimitText(x[j] ?? 0, machine);
+    if (text !== null) {
+      const contact = z[written[j] ?? 0] ?? 0;
+      const lead =
+        machine?.eyeRadius == null ? '' : ` (its eye leads the contact point at z = ${g6(contact)} mm)`;
+      throw new LayerProblem(`${text}${lead}`);
+    }
+  }
+}
+
+/** Why a carriage position lies outside the machine's travel, or null when it does not. */
+export function carriageLimitText(x: number, machine: Machine | null): string | null {
+  const low = machine?.carriageMin ?? null;
+  const high = machine?.carriageMax ?? null;
+  if (low !== null && x < low)
+    return `the carriage would travel to X ${g6(x)} mm, below carriageMin ${pyrepr(low)} mm`;
+  if (high !== null && x > high)
+    return `the carriage would travel to X ${g6(x)} mm, beyond carriageMax ${pyrepr(high)} mm`;
+  return null;
 }
 
 /** The dome at each end of a vessel, or null for a plain cylinder. */
@@ -265,6 +358,7 @@ export function geodesicKinematics(
   layer: GeodesicLayer,
   mandrel: MandrelParameters,
   tow: TowParameters,
+  machine: Machine | null = null,
   lineBudget = Number.POSITIVE_INFINITY,
 ): GeodesicKinematics | string {
   const domes = vesselDomes(mandrel);
@@ -298,6 +392,9 @@ export function geodesicKinematics(
     const written = writtenStations(path, layer.stationSpacingMM);
     const stations = written.length - 1;
     const dwellLines = pattern.poleDwell > 0 ? 2 : 0;
+    const placed = machinePositions({ vessel, c, path, written }, machine);
+    const first = placed.x[0] ?? 0;
+    const last = placed.x[stations] ?? 0;
     return {
       vessel,
       c,
@@ -306,9 +403,16 @@ export function geodesicKinematics(
       written,
       circuitTurn,
       ...pattern,
+      ...placed,
       // Carriage to the start, re-zero, first station; per circuit its comment, stations and
-      // dwells; the head upright and the mandrel re-zeroed.
-      lines: 3 + pattern.circuits * (1 + stations + dwellLines) + 2,
+      // dwells; the head upright, the mandrel re-zeroed and, when an eye put the carriage off
+      // X 0, the carriage back there.
+      lines:
+        carriageMoveLines(0, first) +
+        2 +
+        pattern.circuits * (1 + stations + dwellLines) +
+        2 +
+        (isclose(last, 0) ? 0 : carriageMoveLines(last, 0)),
     };
   } catch (error) {
     if (error instanceof LayerProblem) return error.message;

@@ -133,7 +133,12 @@ class Compiler {
       return { ...base, kind: 'list', items: this.union(items) };
     }
     const scalar = target;
-    const type = scalar.type;
+    // zod writes a nullable number without bounds as `type: ["number", "null"]`.
+    let type = scalar.type;
+    if (Array.isArray(type) && type.length === 2 && type.includes('null')) {
+      nullable = true;
+      type = type.find((option) => option !== 'null');
+    }
     if (type !== 'number' && type !== 'integer' && type !== 'boolean' && type !== 'string')
       throw new Error(`wind schema: unsupported type at ${name}`);
     const fallback = node.default ?? null;

@@ -519,6 +519,7 @@ describe('keys and aliases', () => {
       },
       towParameters: { width: 7, thickness: 0.5 },
       defaultFeedRate: 9000,
+      machine: null,
     } satisfies WindDefinition);
     expect(WindDefinitionSchema.parse(definition)).toEqual(definition);
   });

@@ -40,6 +40,7 @@ describe('field table compiled from the schema', () => {
       'mandrelParameters',
       'towParameters',
       'defaultFeedRate',
+      'machine',
     ]);
     const layers = model.fields[1];
     if (layers?.kind !== 'list') throw new Error('layers is not a list');

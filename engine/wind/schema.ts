@@ -159,6 +159,38 @@ export const TowParametersSchema = z
   })
   .meta({ id: 'TowParameters', title: 'TowParameters' });
 
+/** A carriage position the machine may reach, mm; null: no limit. */
+const carriageLimit = (title: string, description: string, alias: string) =>
+  z.number().nullable().default(null).meta({ title, description, 'x-unit': 'mm', 'x-alias': alias });
+
+export const MachineSchema = z
+  .object({
+    eyeRadius: z.number().gt(0).nullable().default(null).meta({
+      title: 'Eye radius',
+      description:
+        'Radius of the delivery eye from the mandrel axis, mm: geodesic layers place the carriage, mandrel and head so that the fibre from the eye touches the path. Null: the carriage X is the contact point z (the reference mapping).',
+      'x-unit': 'mm',
+      'x-alias': 'eye_radius',
+    }),
+    carriageMin: carriageLimit(
+      'Carriage minimum',
+      'Lowest carriage position X the machine reaches, mm; null: no limit.',
+      'carriage_min',
+    ),
+    carriageMax: carriageLimit(
+      'Carriage maximum',
+      'Highest carriage position X the machine reaches, mm; null: no limit.',
+      'carriage_max',
+    ),
+    eyeClearance: z.number().min(0).default(0).meta({
+      title: 'Eye clearance',
+      description: 'Least gap between the delivery eye and the mandrel surface, mm.',
+      'x-unit': 'mm',
+      'x-alias': 'eye_clearance',
+    }),
+  })
+  .meta({ id: 'Machine', title: 'Machine' });
+
 export const WindDefinitionSchema = z
   .object({
     schemaVersion: z
@@ -173,6 +205,10 @@ export const WindDefinitionSchema = z
     mandrelParameters: MandrelParametersSchema.meta({ 'x-alias': 'mandrel_parameters' }),
     towParameters: TowParametersSchema.meta({ 'x-alias': 'tow_parameters' }),
     defaultFeedRate: positive('Feed rate for every move, mm/min.', 'default_feed_rate'),
+    machine: MachineSchema.nullable().default(null).meta({
+      description:
+        'The winding machine: its delivery eye and carriage travel, used and checked by geodesic layers (the carriage travel by every layer); null or absent: X = z and no limits.',
+    }),
   })
   .meta({
     id: 'WindDefinition',

@@ -66,10 +66,19 @@ export interface TowParameters {
   thickness: number;
 }
 
+/** The machine the definition is wound on (Towpath, docs/winding-vessels.md). */
+export interface Machine {
+  eyeRadius: number | null;
+  carriageMin: number | null;
+  carriageMax: number | null;
+  eyeClearance: number;
+}
+
 export interface WindDefinition {
   schemaVersion: string;
   layers: Layer[];
   mandrelParameters: MandrelParameters;
   towParameters: TowParameters;
   defaultFeedRate: number;
+  machine: Machine | null;
 }

@@ -53,6 +53,7 @@ const MODEL_RULES: Record<string, ModelRule> = {
   // A cone or a vessel changes what every layer lays down, so the file must say it is written for
   // a format that knows them: a 1.0 reader would ignore endDiameter and domes and wind a cylinder.
   WindDefinition(value, keys, report) {
+    eyeClearsMandrel(value, keys, report);
     const mandrel = value.mandrelParameters as {
       diameter: number;
       endDiameter: number | null;
@@ -82,6 +83,15 @@ const MODEL_RULES: Record<string, ModelRule> = {
       keys.get('domes') ?? 'domes',
       `Value error, domes close a cylinder, but endDiameter ${pyrepr(end)} differs from diameter ${pyrepr(value.diameter as number)} (a cone)`,
     );
+  },
+  Machine(value, keys, report) {
+    const low = value.carriageMin as number | null;
+    const high = value.carriageMax as number | null;
+    if (low !== null && high !== null && !(low < high))
+      report(
+        keys.get('carriageMax') ?? 'carriageMax',
+        `Value error, carriageMin ${pyrepr(low)} is not below carriageMax ${pyrepr(high)}`,
+      );
   },
   Domes(value, keys, report) {
     const given = (name: string) => value[name] !== null;
@@ -114,6 +124,32 @@ const MODEL_RULES: Record<string, ModelRule> = {
     }
   },
 };
+
+/**
+ * The delivery eye runs on a line parallel to the axis: it must pass the widest part of the mandrel
+ * (a profile dome may bulge past the cylinder) with the clearance asked for, whatever the layers.
+ */
+function eyeClearsMandrel(
+  value: Fields,
+  keys: ReadonlyMap<string, string>,
+  report: (key: string, msg: string) => void,
+): void {
+  const machine = value.machine as { eyeRadius: number | null; eyeClearance: number } | null;
+  if (machine === null || machine.eyeRadius === null) return;
+  const mandrel = value.mandrelParameters as {
+    diameter: number;
+    endDiameter: number | null;
+    domes: Record<string, { type: string; points: [number, number][] | null } | null> | null;
+  };
+  let widest = Math.max(mandrel.diameter, mandrel.endDiameter ?? 0) / 2;
+  for (const dome of Object.values(mandrel.domes ?? {}))
+    for (const [, r] of dome?.type === 'profile' ? (dome.points ?? []) : []) widest = Math.max(widest, r);
+  if (machine.eyeRadius - machine.eyeClearance < widest)
+    report(
+      keys.get('machine') ?? 'machine',
+      `Value error, the delivery eye (eyeRadius ${pyrepr(machine.eyeRadius)} mm) must clear the mandrel, whose widest radius is ${pyrepr(widest)} mm, by eyeClearance ${pyrepr(machine.eyeClearance)} mm`,
+    );
+}
 
 class Validator {
   readonly issues: SchemaIssue[] = [];

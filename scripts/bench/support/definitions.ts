@@ -15,6 +15,7 @@ export const benchDefinition: WindDefinition = {
   },
   towParameters: { width: 7, thickness: 0.5 },
   defaultFeedRate: 9000,
+  machine: null,
   layers: [
     helicalLayer(35, 180),
     { windType: 'hoop', terminal: false },
