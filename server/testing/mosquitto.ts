@@ -143,7 +143,22 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
     lines.push(`cafile ${certificates.ca}`, `certfile ${certificates.cert}`, `keyfile ${certificates.key}`);
   const config = join(dir, 'mosquitto.conf');
   await writeFile(config, `${lines.join('\n')}\n`);
+  return {
+    ...(await runMosquitto(config, port, dir)),
+    url: certificates ? `mqtts://localhost:${port}` : `mqtt://127.0.0.1:${port}`,
+    caFile: certificates?.ca ?? null,
+  };
+}
 
+/**
+ * Mosquitto on a config file written elsewhere (a recipe's), listening on `port`; `stop()` also
+ * removes `dir`.
+ */
+export async function runMosquitto(
+  config: string,
+  port: number,
+  dir: string,
+): Promise<Omit<Mosquitto, 'url' | 'caFile'>> {
   let child: ChildProcess;
   let output = '';
   const launch = async () => {
@@ -163,8 +178,6 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   await launch();
   return {
     port,
-    url: certificates ? `mqtts://localhost:${port}` : `mqtt://127.0.0.1:${port}`,
-    caFile: certificates?.ca ?? null,
     log: () => output,
     kill: () => end('SIGKILL'),
     restart: launch,
