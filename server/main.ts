@@ -187,8 +187,6 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   await machine.attachOrExplain(located);
   ready = true;
   fleet?.start();
-  // In the background: node-opcua loads and the certificate is made without holding up the core.
-  opcua.start();
 
   const urls: WorkstationUrls = {
     lan: lan.url,
@@ -213,6 +211,9 @@ export async function startWorkstation(config: Config, options: StartOptions = {
     },
     `Towpath ${VERSION} is running at ${urls.lan}/`,
   );
+  // Only now, in the background: loading node-opcua takes about a second of this thread, and the
+  // core is already serving and has said so.
+  opcua.start();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
