@@ -31,7 +31,7 @@ const DETAIL_ERRORS: ErrorEnvelope = {
 export async function requestJson<T>(
   url: string,
   init: {
-    method?: 'GET' | 'POST';
+    method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
     body?: unknown;
     signal?: AbortSignal;
     headers?: Record<string, string>;
@@ -41,7 +41,7 @@ export async function requestJson<T>(
   const method = init.method ?? 'GET';
   const errors = init.errors ?? DETAIL_ERRORS;
   // The core takes state changes as JSON only: an empty object where there is nothing to send.
-  const json = method === 'POST' ? (init.body ?? {}) : init.body;
+  const json = method === 'GET' ? init.body : (init.body ?? {});
   let response: Response;
   try {
     response = await fetch(url, {

@@ -108,7 +108,7 @@ describe('the job history across crashes', () => {
         { timeout: 30_000 },
       )
       .toMatchObject({ program: 'cut-off.gcode', outcome: 'machine process died' });
-    const [died] = await jobsAt(lan);
+    const [died] = await jobsAt(lan as string);
     expect(died?.acknowledged).toBeGreaterThan(0);
     expect(died?.acknowledged).toBeLessThan(5000);
     expect(died?.lastAcknowledgedLine).toBe(died?.acknowledged);

@@ -273,8 +273,10 @@ describe('a connection made with a profile', () => {
 
     // An edited profile governs the open connection at once; the one in use cannot be deleted.
     const narrower = winder(b.pair.near);
-    narrower.axes.A = { min: -50, max: 150, maxFeed: 20000, homing: true };
-    await b.call('PUT', profilePath(id), narrower);
+    await b.call('PUT', profilePath(id), {
+      ...narrower,
+      axes: { ...narrower.axes, A: { min: -50, max: 150, maxFeed: 20000, homing: true } },
+    });
     const at = b.fake.commands.length;
     expect((await b.call('POST', '/api/machine/jog', { axis: 'A', step: 100, feed: 1000 })).status).toBe(409);
     expect(b.fake.commands.length).toBe(at);

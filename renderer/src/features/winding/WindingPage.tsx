@@ -4,6 +4,7 @@ import { isBusy, MACHINE_ROUTES } from '#engine/machine/contract.ts';
 import { formatBytes } from '../../ui/format.ts';
 import { ProgressBar } from '../../ui/ProgressBar.tsx';
 import { DefinitionView } from './DefinitionView.tsx';
+import { dryRun, namedJobUrl } from './machine/dry-run.ts';
 import { MachinePanel } from './machine/MachinePanel.tsx';
 import { useMachine } from './machine/useMachine.ts';
 import { useProgram } from './useProgram.ts';
@@ -47,17 +48,17 @@ export default function WindingPage() {
       ? {
           name: loaded.name,
           start: async () => {
-            const answer = await program.client.startJob(MACHINE_ROUTES.job);
+            const answer = await program.client.startJob(namedJobUrl(MACHINE_ROUTES.job, loaded.name));
             if (answer.status === 202) setStreamed(program.generation);
             machine.jobStarted(answer);
           },
-          dryRun: async () => {
-            const { total, error } = await program.client.dryRun();
-            machine.say(
-              error ?? `${total.toLocaleString('en')} commands would be streamed (dry run; no port opened)`,
-              error ? 'error' : 'action',
-            );
-          },
+          dryRun: () =>
+            dryRun({
+              name: loaded.name,
+              post: (url) => program.client.startJob(url),
+              count: () => program.client.dryRun(),
+              say: machine.say,
+            }),
         }
       : null;
 

@@ -15,9 +15,12 @@ import type { AxisFormat } from '#engine/plan/types.ts';
 import { formatDuration, formatNumber } from '../../../ui/format.ts';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import { ChoiceSelect } from './ChoiceSelect.tsx';
+import { JobHistory } from './JobHistory.tsx';
 import { JogPad } from './JogPad.tsx';
 import { MachineConsole } from './MachineConsole.tsx';
+import { ProfilePicker } from './ProfilePicker.tsx';
 import type { LogEntry, LogKind, MachineView } from './useMachine.ts';
+import { useProfiles } from './useMachineRecords.ts';
 
 const DEFAULT_BAUD = 250000;
 
@@ -64,6 +67,13 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
   const control = access.allowed;
   const job = status?.job ?? null;
   const manualOff = manualControlOff(state, access);
+  const profiles = useProfiles(control);
+  const [chosenProfile, setChosenProfile] = useState<number | null>(null);
+  // Connected with a profile (from here or elsewhere): that one is shown.
+  const profileId = connected && status?.profile ? status.profile.id : chosenProfile;
+  const profile = profiles.profiles.find((p) => p.id === profileId) ?? null;
+  // The history is read again when a job starts or ends, and after a dry run (an action in the log).
+  const lastAction = machine.log.findLast((entry) => entry.kind === 'action')?.seq;
 
   const shownLog = useMemo(() => {
     const keep = (LOG_FILTERS[filter] ?? LOG_FILTERS.all)?.keep ?? (() => true);
@@ -116,18 +126,28 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
         className="machine__connection"
         onSubmit={(event) => {
           event.preventDefault();
-          if (port.trim() !== '') void machine.connect({ port: port.trim(), baudRate: baud, axisFormat });
+          if (profile) void machine.connect({ profileId: profile.id });
+          else if (port.trim() !== '')
+            void machine.connect({ port: port.trim(), baudRate: baud, axisFormat });
         }}
       >
+        <ProfilePicker
+          profiles={profiles}
+          chosen={profileId}
+          onChoose={setChosenProfile}
+          port={port}
+          chooseDisabled={!control || connected || busy}
+          editDisabled={!control}
+        />
         <label>
           Serial port{' '}
           <input
             aria-label="Serial port"
             list={`${ids}-ports`}
-            value={port}
+            value={profile ? profile.port : port}
             placeholder="/dev/ttyUSB0"
             onChange={(event) => setPort(event.target.value)}
-            disabled={!control || busy || connected}
+            disabled={!control || busy || connected || profile !== null}
             autoComplete="off"
             spellCheck={false}
           />
@@ -144,20 +164,20 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
         </button>
         <ChoiceSelect
           label="Baud rate"
-          value={baud}
+          value={profile ? profile.baudRate : baud}
           choices={BAUD_RATES}
           onChange={setBaud}
-          disabled={!control || connected || busy}
+          disabled={!control || connected || busy || profile !== null}
         />
         <ChoiceSelect
           label="Controller axes"
-          value={axisFormat}
+          value={profile ? profile.axisFormat : axisFormat}
           choices={AXIS_FORMATS}
           onChange={setAxisFormat}
-          disabled={!control || connected || busy}
+          disabled={!control || connected || busy || profile !== null}
           show={(format) => (format === 'xab' ? 'X A B' : 'X Y Z')}
         />
-        <button type="submit" disabled={!control || connected || busy || port.trim() === ''}>
+        <button type="submit" disabled={!control || connected || busy || (!profile && port.trim() === '')}>
           Connect
         </button>
         <button
@@ -258,6 +278,7 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
           </ol>
         </div>
       </div>
+      <JobHistory changed={`${state}|${lastAction ?? ''}`} />
     </section>
   );
 }

@@ -1,0 +1,116 @@
+// The job history, newest first: every job and dry run the machine process ran, with how far it got
+// and how it ended. Filters by outcome and start time; the CSV export takes the same filters.
+import { useId, useState } from 'react';
+import { JOB_OUTCOMES, type JobRecord, MACHINE_ROUTES } from '#engine/machine/contract.ts';
+import { formatNumber } from '../../../ui/format.ts';
+import { type JobFilters, jobsQueryString, NO_FILTERS, useJobHistory } from './useMachineRecords.ts';
+import './records.css';
+
+export interface JobHistoryProps {
+  /** Anything that changes when a job starts or ends (the machine's state): the list is read again. */
+  changed: unknown;
+}
+
+const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB', { hour12: false }) : '—');
+
+function lines(job: JobRecord): string {
+  if (job.dryRun) return `${formatNumber(job.total)} (dry run)`;
+  return `${formatNumber(job.sent)} sent · ${formatNumber(job.acknowledged)} done of ${formatNumber(job.total)}`;
+}
+
+export function JobHistory({ changed }: JobHistoryProps) {
+  const ids = useId();
+  const [filters, setFilters] = useState<JobFilters>(NO_FILTERS);
+  const history = useJobHistory(filters, changed);
+  const set = (change: Partial<JobFilters>) => setFilters((f) => ({ ...f, ...change }));
+
+  return (
+    <section className="job-history" aria-labelledby={`${ids}-title`}>
+      <h3 id={`${ids}-title`}>Job history</h3>
+      <div className="toolbar job-history__filters">
+        <label>
+          Outcome{' '}
+          <select
+            aria-label="Outcome"
+            value={filters.outcome}
+            onChange={(event) => set({ outcome: event.target.value as JobFilters['outcome'] })}
+          >
+            <option value="">Any</option>
+            <option value="running">running</option>
+            {JOB_OUTCOMES.map((outcome) => (
+              <option key={outcome} value={outcome}>
+                {outcome}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Started after{' '}
+          <input
+            type="datetime-local"
+            aria-label="Started after"
+            value={filters.since}
+            onChange={(event) => set({ since: event.target.value })}
+          />
+        </label>
+        <label>
+          Started before{' '}
+          <input
+            type="datetime-local"
+            aria-label="Started before"
+            value={filters.until}
+            onChange={(event) => set({ until: event.target.value })}
+          />
+        </label>
+        <a className="button" href={`${MACHINE_ROUTES.jobsCsv}?${jobsQueryString(filters, 10_000)}`} download>
+          Export CSV
+        </a>
+      </div>
+      {history.problem && <p className="machine__problem">{history.problem}</p>}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a wide table must be reachable by keyboard to scroll it */}
+      <div className="table-scroll" tabIndex={0}>
+        <table className="job-history__table" aria-labelledby={`${ids}-title`}>
+          <thead>
+            <tr>
+              <th scope="col">Started</th>
+              <th scope="col">Program</th>
+              <th scope="col">Profile</th>
+              <th scope="col">Port</th>
+              <th scope="col">Lines</th>
+              <th scope="col">Last line</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Ended</th>
+            </tr>
+          </thead>
+          <tbody>
+            {history.jobs.length === 0 && (
+              <tr>
+                <td colSpan={9}>{history.loading ? 'Loading…' : 'No jobs yet.'}</td>
+              </tr>
+            )}
+            {history.jobs.map((job) => (
+              <tr key={job.id} data-outcome={job.outcome}>
+                <td>{time(job.startedAt)}</td>
+                <td>
+                  <span title={`SHA-256 ${job.sha256}`}>{job.program ?? 'unnamed program'}</span>
+                </td>
+                <td>{job.profile ?? '—'}</td>
+                <td>{job.port ?? '—'}</td>
+                <td>{lines(job)}</td>
+                <td>{job.lastAcknowledgedLine}</td>
+                <td
+                  className={`job-history__outcome job-history__outcome--${job.outcome.replaceAll(' ', '-')}`}
+                >
+                  {job.outcome}
+                </td>
+                <td>{job.reason ?? ''}</td>
+                <td>{time(job.endedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
