@@ -4,6 +4,7 @@
 import { EditorView } from '@codemirror/view';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LazySourceTab } from './LazySourceTab.tsx';
 import { SOURCE_LABEL } from './SourceEditor.tsx';
 import { SourceTab } from './SourceTab.tsx';
 
@@ -121,5 +122,13 @@ describe('SourceTab', () => {
     fireEvent.keyDown(content, { key: 'Z', code: 'KeyZ', keyCode: 90, ctrlKey: true, shiftKey: true });
     expect(onUndo).toHaveBeenCalledTimes(1);
     expect(onRedo).toHaveBeenCalledTimes(2);
+  });
+
+  it('loads on demand, saying so meanwhile', async () => {
+    const { container } = render(<LazySourceTab text={DEFINITION} onChange={() => {}} />);
+    expect(screen.getByRole('status').textContent).toBe('Loading the source editor…');
+    await waitFor(() => expect(container.querySelector('.source-editor')?.shadowRoot).toBeTruthy());
+    const shadow = container.querySelector('.source-editor')?.shadowRoot as unknown as HTMLElement;
+    expect(within(shadow).getByRole('textbox', { name: SOURCE_LABEL }).textContent).toContain('"layers"');
   });
 });
