@@ -20,9 +20,10 @@ export class Controller implements MachineStatusSource {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
-  state(state: MachineStatus['state']): void {
+  /** A state change; an error state may say why, as the machine process's do. */
+  state(state: MachineStatus['state'], message?: string): void {
     this.current = { ...this.current, state };
-    this.#emit({ type: 'state', state, seq: 0 });
+    this.#emit({ type: 'state', state, ...(message ? { message } : {}), seq: 0 });
   }
   progress(acknowledged: number, total = 1000): void {
     const job = {
