@@ -22,6 +22,7 @@ export const SUITES = [
   'graphql',
   'hygiene',
   'machine',
+  'opcua',
   'password-reset',
   'plan',
   'startup',
