@@ -91,12 +91,13 @@ export async function startOpcuaServer(options: {
     applicationUri,
     host: config.host,
   });
-  const anyAddress = config.host === '0.0.0.0' || config.host === '::' || config.host === '[::]';
+  const bare = config.host.replace(/^\[|\]$/g, '');
+  const anyAddress = bare === '0.0.0.0' || bare === '::';
   const server = new ReadOnlyServer({
     port: config.port,
-    host: config.host.replace(/^\[|\]$/g, ''),
+    host: bare,
     // On a specific address the endpoint names it; on all of them, this PC's name.
-    ...(anyAddress ? {} : { hostname: config.host.replace(/^\[|\]$/g, '') }),
+    ...(anyAddress ? {} : { hostname: bare.includes(':') ? `[${bare}]` : bare }),
     nodeset_filename: [nodesets.standard, nodesets.di, nodesets.ia, nodesets.machinery],
     serverCertificateManager: certificate.store,
     // Never consulted (user certificates are refused), but given so node-opcua makes no store of
@@ -134,7 +135,17 @@ export async function startOpcuaServer(options: {
     },
     feed.value,
   );
-  const unsubscribe = feed.onChange((value) => model.update(value));
+  let failedUpdate = false;
+  const unsubscribe = feed.onChange((value) => {
+    // The feed's other listeners (the MQTT publisher, dashboards) must never hear of a failure here.
+    try {
+      model.update(value);
+    } catch (error) {
+      if (!failedUpdate)
+        logger.error({ event: 'opcua.error', err: error }, 'opcua.error: a value was not served');
+      failedUpdate = true;
+    }
+  });
   server.on('session_activated', (session, token) =>
     logger.info(
       {
