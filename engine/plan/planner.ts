@@ -4,12 +4,13 @@
 // a program of any length plans in constant memory.
 import { fmt6, hdr, isclose, pmod, RAD, rhe, sq } from '../numeric.ts';
 import type { HelicalLayer, HoopLayer, WindDefinition } from '../wind/types.ts';
+import { analysePlan, type LayerProfile, layerProfile } from './analysis.ts';
 import { checkLayer, initialCheckState, planningError } from './checks.ts';
 import { type ConeKinematics, clairautRatio, coneTheta, fibreAngleAtRatio, thetaAtRatio } from './cone.ts';
 import { writeAscii, writeFixed6 } from './fixed6.ts';
 import type { HelicalKinematics } from './kinematics.ts';
 import type { AxisFormat, LayerMetrics, PlanSummary } from './types.ts';
-import type { GeodesicKinematics } from './vessel.ts';
+import { type GeodesicKinematics, vesselOf } from './vessel.ts';
 
 /** Bytes handed out per chunk (the last chunk may be shorter). */
 export const CHUNK_BYTES = 64 * 1024;
@@ -80,6 +81,7 @@ export class Planner {
     this.#text(`G0 F${fmt6(def.defaultFeedRate)}`);
 
     const layers: LayerMetrics[] = [];
+    const profiles: LayerProfile[] = [];
     const checks = initialCheckState();
     const count = def.layers.length;
     for (let i = 0; i < count; i++) {
@@ -88,6 +90,7 @@ export class Planner {
       const index = i + 1;
       this.#layerIndex = index;
       const kinematics = checkLayer(index, layer, def, checks);
+      profiles.push(layerProfile(layer, kinematics, def.mandrelParameters, def.towParameters));
       this.#comment(`Layer ${index} of ${count}: ${layer.windType}`);
       const n0 = this.#lines;
       const tow0 = this.#tow;
@@ -116,13 +119,16 @@ export class Planner {
       if (this.#pos >= CHUNK_BYTES) yield this.#take();
     }
     if (this.#pos > 0) yield this.#take();
-    return {
+    const summary: PlanSummary = {
       commands: this.#lines,
       timeSeconds: this.#time,
       towMeters: this.#tow / 1000,
       axisFormat: this.axisFormat,
       layers,
     };
+    const vessel = vesselOf(def.mandrelParameters, def.towParameters);
+    if (vessel !== null) summary.analysis = analysePlan(def, vessel, profiles);
+    return summary;
   }
 
   *#hoop(layer: HoopLayer): Chunks {

@@ -1,5 +1,6 @@
 // Planner options and results (spec/winding.md §4.7, §7.1). Field names are the wire names.
 import type { WindType } from '../wind/types.ts';
+import type { PlanAnalysis } from './analysis.ts';
 
 export type AxisFormat = 'xab' | 'xyz';
 
@@ -25,4 +26,6 @@ export interface PlanSummary {
   towMeters: number;
   axisFormat: AxisFormat;
   layers: LayerMetrics[];
+  /** Angle, thickness and coverage along the part: vessels only (docs/winding-vessels.md). */
+  analysis?: PlanAnalysis;
 }

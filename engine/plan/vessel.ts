@@ -351,6 +351,27 @@ function checkSize(layer: GeodesicLayer, coarse: PathStations, covering: number,
 }
 
 /**
+ * The vessel a definition describes (its domes' meridians as the geodesic layers use them), or
+ * null when it has no domes or a dome that no layer could be planned on.
+ */
+export function vesselOf(mandrel: MandrelParameters, tow: TowParameters): Vessel | null {
+  const domes = vesselDomes(mandrel);
+  if (domes === null) return null;
+  const R = mandrel.diameter / 2;
+  const segments = Math.min(mandrel.meridianSegments, MAX_MERIDIAN_SEGMENTS);
+  try {
+    openingRadius(domes.start, 'start', R);
+    openingRadius(domes.end, 'end', R);
+    const start = domeMeridian(domes.start, 'start', R, tow.width, segments).meridian;
+    const end = domeMeridian(domes.end, 'end', R, tow.width, segments).meridian;
+    return { R, L: mandrel.windLength, start, end };
+  } catch (error) {
+    if (error instanceof LayerProblem || error instanceof RangeError) return null;
+    throw error;
+  }
+}
+
+/**
  * Plans a geodesic layer, or says why it cannot be wound: the text of a planning error.
  * `lineBudget` is how many lines the program has left (check 3).
  */

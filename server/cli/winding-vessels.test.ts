@@ -42,6 +42,35 @@ describe('towpath plan and validate on a vessel', () => {
     const geodesic = summary.layers[1];
     expect(geodesic.tow_m).toBeGreaterThan(0);
     expect(geodesic.time_s).toBeGreaterThan(0);
+    // What the engineer reads: the analysis along the part, one entry per layer.
+    expect(Object.keys(summary)).toEqual([
+      'commands',
+      'output',
+      'timeSeconds',
+      'towMeters',
+      'axisFormat',
+      'layers',
+      'analysis',
+    ]);
+    expect(summary.analysis.z_mm).toHaveLength(summary.analysis.radius_mm.length);
+    expect(summary.analysis.layers.map((layer: { wind_type: string }) => layer.wind_type)).toEqual([
+      'hoop',
+      'geodesic',
+      'hoop',
+    ]);
+    expect(summary.analysis.layers[1].coverage.slots).toBe(circuits);
+  });
+
+  it('a carriage too short for the domes: validate and plan refuse it alike, naming the layer', async () => {
+    const dir = await makeTempDir();
+    const input = join(dir, 'input.wind');
+    const definition = JSON.parse(await readFile(EXAMPLE, 'utf8'));
+    definition.machine.carriageMax = 350;
+    await writeFile(input, JSON.stringify(definition));
+    await expectRefusedByPlanAndValidate(
+      input,
+      'Layer 2: the carriage would travel to X 350.536 mm, beyond carriageMax 350.0 mm',
+    );
   });
 
   it('a vessel whose opening is too large for the band: validate and plan refuse it alike', async () => {

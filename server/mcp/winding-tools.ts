@@ -68,7 +68,12 @@ const StatusInput = z.strictObject({});
 
 // Outputs: the door's bodies; the inline forms leave out what only a file has.
 const ValidateOutput = ValidateResponse.extend({ path: ValidateResponse.shape.path.optional() });
-const PlanOutput = PlanResponse.extend({ output: PlanResponse.shape.output.optional() });
+// A vessel's analysis is listed by its name only: its full shape (docs/winding-vessels.md, and the
+// door's OpenAPI) would take the tools list past its byte budget.
+const PlanOutput = PlanResponse.extend({
+  output: PlanResponse.shape.output.optional(),
+  analysis: z.record(z.string(), z.unknown()).optional(),
+});
 const MachineStatusOutput = z.looseObject({ state: z.string() });
 
 interface WindingTool {

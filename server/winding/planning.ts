@@ -99,7 +99,10 @@ function countLines(chunk: Uint8Array): number {
   return lines;
 }
 
-/** The plan response body (spec §7.1), in the spec's field order; the CLI's --json prints the same. */
+/**
+ * The plan response body (spec §7.1), in the spec's field order; the CLI's --json prints the same.
+ * A vessel's plan adds `analysis` (docs/winding-vessels.md); every other keeps the spec's body.
+ */
 export function planResponse(summary: PlanSummary, output: string) {
   return {
     commands: summary.commands,
@@ -108,5 +111,6 @@ export function planResponse(summary: PlanSummary, output: string) {
     towMeters: summary.towMeters,
     axisFormat: summary.axisFormat,
     layers: summary.layers,
+    ...(summary.analysis === undefined ? {} : { analysis: summary.analysis }),
   };
 }

@@ -56,6 +56,37 @@ export const LayerMetrics = z
   })
   .meta({ title: 'LayerMetrics' });
 
+const Series = (description: string) => z.array(z.number()).describe(description);
+
+export const LayerAnalysis = z
+  .object({
+    index: z.number().int(),
+    wind_type: z.enum(['hoop', 'helical', 'skip', 'geodesic']),
+    angle_deg: z
+      .array(z.number().nullable())
+      .describe('Fibre angle from the axis at each position, degrees; null where the layer lays nothing.'),
+    thickness_mm: Series('Thickness the layer lays at each position, mm.'),
+    cumulative_thickness_mm: Series('Thickness of this layer and all before it, mm.'),
+    coverage: z
+      .object({
+        slots: z.number().int().describe('Circuits: evenly spaced slots round the equator.'),
+        advance: z.number().int().describe('Slots between circuit starts (geodesic) or the skip (helical).'),
+        overlap_percent: z.number().describe('How much more than once the bands cover the equator, %.'),
+        dwell_deg: z.number().describe('Dwell per circuit at each pole (geodesic) or per pass (helical), °.'),
+      })
+      .nullable(),
+  })
+  .meta({ title: 'LayerAnalysis' });
+
+export const PlanAnalysis = z
+  .object({
+    z_mm: Series('Axial positions along the meridian, mm (z = 0 where the cylinder starts).'),
+    radius_mm: Series('Mandrel radius at each position, mm.'),
+    layers: z.array(LayerAnalysis),
+  })
+  .describe('Vessels only: fibre angle, thickness and coverage along the part (docs/winding-vessels.md).')
+  .meta({ title: 'PlanAnalysis' });
+
 export const PlanResponse = z
   .object({
     commands: z.number().int().describe('Lines of the written file.'),
@@ -64,6 +95,7 @@ export const PlanResponse = z
     towMeters: z.number(),
     axisFormat: z.enum(['xab', 'xyz']),
     layers: z.array(LayerMetrics),
+    analysis: PlanAnalysis.optional(),
   })
   .meta({ title: 'PlanResponse' });
 
