@@ -62,27 +62,11 @@ export const bench: Bench = async (report) => {
     report('opcua.certificate.create.median', 'ms', median(certificates), null);
 
     // Loaded only now, so that the first start above paid for loading node-opcua, as a core does.
-    const {
-      AttributeIds,
-      MessageSecurityMode,
-      OPCUACertificateManager,
-      OPCUAClient,
-      SecurityPolicy,
-      TimestampsToReturn,
-      UserTokenType,
-    } = await import('node-opcua');
+    const { AttributeIds, TimestampsToReturn } = await import('node-opcua');
+    const { anonymousClient } = await import('../../../server/fleet/opcua/testing/anonymous-client.ts');
     const { service, endpoint } = await start(join(root, 'data-0'));
-    const pki = new OPCUACertificateManager({ rootFolder: join(root, 'client-pki') });
-    const client = OPCUAClient.create({
-      endpointMustExist: false,
-      clientCertificateManager: pki,
-      connectionStrategy: { maxRetry: 0 },
-      securityMode: MessageSecurityMode.None,
-      securityPolicy: SecurityPolicy.None,
-    });
+    const { session, close } = await anonymousClient(endpoint, join(root, 'client-pki'));
     try {
-      await client.connect(endpoint);
-      const session = await client.createSession({ type: UserTokenType.Anonymous });
       const subscription = await session.createSubscription2({
         requestedPublishingInterval: PUBLISHING_INTERVAL_MS,
         publishingEnabled: true,
@@ -115,10 +99,8 @@ export const bench: Bench = async (report) => {
         PUBLISHING_INTERVAL_MS + 150,
       );
       await subscription.terminate();
-      await session.close();
     } finally {
-      await client.disconnect();
-      await pki.dispose();
+      await close();
       await service.stop();
     }
   } finally {

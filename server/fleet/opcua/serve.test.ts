@@ -3,18 +3,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import {
-  AttributeIds,
-  MessageSecurityMode,
-  OPCUACertificateManager,
-  OPCUAClient,
-  SecurityPolicy,
-  UserTokenType,
-} from 'node-opcua';
+import { AttributeIds } from 'node-opcua';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../testing/eventually.ts';
 import { REPO_ROOT, type Running, runNode, startNode } from '../../testing/process.ts';
 import { makeTempDir } from '../../testing/workstation.ts';
+import { anonymousClient } from './testing/anonymous-client.ts';
 
 const TRACER = pathToFileURL(join(REPO_ROOT, 'server', 'testing', 'trace-modules.ts')).href;
 
@@ -70,17 +64,8 @@ describe('towpath serve and OPC UA', () => {
       endpoint = /opcua\.listening at (opc\.tcp:\/\/\S+)"/.exec(await core.log())?.[1] ?? '';
       return endpoint !== '';
     }, 30_000);
-    const pki = new OPCUACertificateManager({ rootFolder: join(core.dir, 'client-pki') });
-    const client = OPCUAClient.create({
-      endpointMustExist: false,
-      clientCertificateManager: pki,
-      connectionStrategy: { maxRetry: 0 },
-      securityMode: MessageSecurityMode.None,
-      securityPolicy: SecurityPolicy.None,
-    });
+    const { session, close } = await anonymousClient(endpoint, join(core.dir, 'client-pki'));
     try {
-      await client.connect(endpoint);
-      const session = await client.createSession({ type: UserTokenType.Anonymous });
       const lines = await session.read({
         nodeId: 'ns=1;s=bench-3.LinesTotal',
         attributeId: AttributeIds.Value,
@@ -88,10 +73,8 @@ describe('towpath serve and OPC UA', () => {
       expect(lines.value.value).toBe(0);
       const state = await session.read({ nodeId: 'ns=1;s=bench-3.Status', attributeId: AttributeIds.Value });
       expect(state.value.value).toBe('disconnected');
-      await session.close();
     } finally {
-      await client.disconnect();
-      await pki.dispose();
+      await close();
     }
     expect(await core.stop()).toEqual({ code: 0, loadedOpcua: true });
   }, 60_000);

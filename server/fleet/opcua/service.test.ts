@@ -4,16 +4,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import {
-  AttributeIds,
-  type ClientSession,
-  MessageSecurityMode,
-  OPCUACertificateManager,
-  OPCUAClient,
-  SecurityPolicy,
-  TimestampsToReturn,
-  UserTokenType,
-} from 'node-opcua';
+import { AttributeIds, type ClientSession, TimestampsToReturn } from 'node-opcua';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpcuaConfig } from '../../config/opcua.ts';
 import { MachineFeed } from '../../gateway/realtime/machine-feed.ts';
@@ -22,6 +13,7 @@ import { eventually } from '../../testing/eventually.ts';
 import { makeTempDir } from '../../testing/workstation.ts';
 import { Controller } from '../testing/controller.ts';
 import { OpcuaService } from './service.ts';
+import { anonymousClient } from './testing/anonymous-client.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -62,21 +54,8 @@ async function start(overrides: Partial<OpcuaConfig> = {}) {
 }
 
 async function anonymousSession(endpoint: string, dataDir: string): Promise<ClientSession> {
-  const pki = new OPCUACertificateManager({ rootFolder: join(dataDir, 'client-pki') });
-  const client = OPCUAClient.create({
-    endpointMustExist: false,
-    clientCertificateManager: pki,
-    connectionStrategy: { maxRetry: 0 },
-    securityMode: MessageSecurityMode.None,
-    securityPolicy: SecurityPolicy.None,
-  });
-  await client.connect(endpoint);
-  const session = await client.createSession({ type: UserTokenType.Anonymous });
-  cleanups.push(async () => {
-    await session.close();
-    await client.disconnect();
-    await pki.dispose();
-  });
+  const { session, close } = await anonymousClient(endpoint, join(dataDir, 'client-pki'));
+  cleanups.push(close);
   return session;
 }
 
