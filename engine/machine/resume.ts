@@ -7,12 +7,11 @@ import { fmt6, pmod } from '../numeric.ts';
 import { type Checkpoint, type ProgramState, programLines } from '../plan/checkpoints.ts';
 import type { AxisFormat } from '../plan/types.ts';
 import { axisLetters } from './manual.ts';
+import { DEFAULT_QUEUE_DEPTH } from './profile.ts';
 
-/**
- * Lines a controller may have acknowledged without having moved them yet, when its profile says
- * nothing: Marlin's planner buffer (16 blocks) plus its command queue (4 lines) by default.
- */
-export const DEFAULT_QUEUE_DEPTH = 20;
+// Lines a controller may have acknowledged without having moved them yet, when its profile says
+// nothing: Marlin's planner buffer (16 blocks) plus its command queue (4 lines) by default.
+export { DEFAULT_QUEUE_DEPTH };
 
 /** The pause in a lead-in while the operator re-attaches the tow (Marlin's `M0` with a message). */
 export const REATTACH_PAUSE = 'M0 Re-attach the tow, then resume';

@@ -19,6 +19,8 @@ import type { MachineController } from './controller.ts';
 
 export interface ResumeMachine {
   status(): MachineStatus;
+  /** The connected profile's queue depth, if it has one. */
+  queueDepth?: number | undefined;
   /** Starts the resumed program as a job; resolves once it runs. */
   start(gcode: string): Promise<{ total: number }>;
 }
@@ -47,7 +49,7 @@ export async function startResumedJob(
       `The stopped job acknowledged ${acknowledged} commands but this program has ${read.end.command}: is it the program that stopped?`,
     );
   }
-  const queueDepth = request.queueDepth ?? DEFAULT_QUEUE_DEPTH;
+  const queueDepth = request.queueDepth ?? machine.queueDepth ?? DEFAULT_QUEUE_DEPTH;
   const checkpoint =
     request.checkpoint === 'auto'
       ? suggestCheckpoint(read.checkpoints, acknowledged, queueDepth)
@@ -112,7 +114,11 @@ export async function resumeJob(
   }
   const { gcode: _gcode, path: _path, ...resume } = request;
   return startResumedJob(
-    { status: () => machine.status(), start: (gcode) => machine.startJob({ gcode }) },
+    {
+      status: () => machine.status(),
+      queueDepth: machine.profile?.queueDepth,
+      start: (gcode) => machine.startJob({ gcode }),
+    },
     resume,
     text,
   );

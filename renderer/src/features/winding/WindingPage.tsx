@@ -7,6 +7,7 @@ import { DefinitionView } from './DefinitionView.tsx';
 import { dryRun, namedJobUrl } from './machine/dry-run.ts';
 import { MachinePanel } from './machine/MachinePanel.tsx';
 import { useMachine } from './machine/useMachine.ts';
+import { useResume } from './machine/useResume.ts';
 import { useProgram } from './useProgram.ts';
 import { ToolpathView } from './viewer/ToolpathView.tsx';
 
@@ -25,7 +26,8 @@ export default function WindingPage() {
 
   const machineState = machine.status?.state ?? 'idle';
   const following = streamed === program.generation && machine.status?.job != null && isBusy(machineState);
-  const machineLine = following ? (machine.status?.job?.line ?? 0) : null;
+  const resume = useResume(loaded?.ok ? program.client : null, program.generation, machine.status);
+  const machineLine = following ? (machine.status?.job?.line ?? 0) : resume.line;
 
   useEffect(() => {
     if (streamed !== null && streamed !== program.generation) setStreamed(null);
@@ -154,7 +156,7 @@ export default function WindingPage() {
           )}
         </div>
         <aside className="winding__side">
-          <MachinePanel machine={machine} program={streamable} />
+          <MachinePanel machine={machine} program={streamable} resume={resume} />
         </aside>
       </div>
     </section>

@@ -19,8 +19,10 @@ import { JobHistory } from './JobHistory.tsx';
 import { JogPad } from './JogPad.tsx';
 import { MachineConsole } from './MachineConsole.tsx';
 import { ProfilePicker } from './ProfilePicker.tsx';
+import { ResumeButton } from './ResumeDialog.tsx';
 import type { LogEntry, LogKind, MachineView } from './useMachine.ts';
 import { useProfiles } from './useMachineRecords.ts';
+import type { ResumeView } from './useResume.ts';
 
 const DEFAULT_BAUD = 250000;
 
@@ -50,9 +52,11 @@ export interface MachinePanelProps {
   machine: MachineView;
   /** The open program, if one can be streamed: its name and how to start or dry-run it. */
   program: { name: string; start(): Promise<void>; dryRun(): Promise<void> } | null;
+  /** Taking a stopped job of the open program up again from a checkpoint. */
+  resume?: ResumeView;
 }
 
-export function MachinePanel({ machine, program }: MachinePanelProps) {
+export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
   const ids = useId();
   const [port, setPort] = useState('');
   const [baud, setBaud] = useState<number>(DEFAULT_BAUD);
@@ -239,6 +243,19 @@ export function MachinePanel({ machine, program }: MachinePanelProps) {
               : 'No job'
           }
         />
+        {resume && program && (
+          <ResumeButton
+            resume={resume}
+            blockedReason={
+              !control
+                ? (access.reason ?? 'Machine control is not allowed from here.')
+                : mayStartJob(state)
+                  ? null
+                  : 'Connect to the controller first (after an emergency stop, connect again).'
+            }
+            onStarted={machine.jobStarted}
+          />
+        )}
         {job && (
           <p className="machine__line" data-testid="job-line" data-line={job.line}>
             Line {job.sourceLine}: <code>{job.command}</code>
