@@ -14,7 +14,10 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 const post = (answer: WorkerAnswer, transfer: Transferable[] = []) => scope.postMessage(answer, transfer);
 const session = new PreviewSession(post);
-const scene = new WorkerScene((stats) => post({ type: 'scene-frame', id: 0, stats }));
+const scene = new WorkerScene(
+  (stats) => post({ type: 'scene-frame', id: 0, stats }),
+  (message) => post({ type: 'scene-error', id: 0, message }),
+);
 // One request at a time, in order: a chunk must not overtake the open that announced it, nor a
 // scene command the canvas it is meant for.
 let queue = Promise.resolve();

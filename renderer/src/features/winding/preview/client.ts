@@ -15,7 +15,8 @@ import {
 } from './protocol.ts';
 
 export interface ProgressReport {
-  phase: 'reading' | 'planning';
+  /** Drawing: the worker builds and draws the views of the plan (done and total are 0). */
+  phase: 'reading' | 'planning' | 'drawing';
   done: number;
   total: number;
 }

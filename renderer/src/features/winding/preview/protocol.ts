@@ -5,6 +5,7 @@ import type { SimulationSummary } from '#engine/gcode/types.ts';
 import type { AxisFormat, PlanSummary } from '#engine/plan/types.ts';
 import type { SceneCommand } from '../scene/commands.ts';
 import type { SceneStats } from '../scene/toolpath-scene.ts';
+import type { MandrelProfile } from './mandrel-profile.ts';
 
 export type ProgramKind = 'wind' | 'gcode';
 
@@ -33,7 +34,18 @@ export interface ViewGeometry {
   vertexCount: number;
   commandCount: number;
   /** The mandrel drawn under the path. */
-  mandrel: { radius: number; startX: number; length: number; fitted: boolean };
+  mandrel: {
+    radius: number;
+    startX: number;
+    length: number;
+    fitted: boolean;
+    /** A cone's or a vessel's surface along the axis; null for a cylinder of `radius`. */
+    profile: MandrelProfile | null;
+  };
+  /** The definition's tow (null for G-code from elsewhere: the views pick a width to suit the part). */
+  tow: { width: number; thickness: number } | null;
+  /** A re-plan of the program on show (an edit, new options): the views keep their camera. */
+  keepCamera: boolean;
 }
 
 export interface ProgramError {
@@ -120,7 +132,7 @@ export function isSceneRequest(request: WorkerRequest): request is SceneRequest 
 }
 
 export type WorkerAnswer =
-  | { type: 'progress'; id: number; phase: 'reading' | 'planning'; done: number; total: number }
+  | { type: 'progress'; id: number; phase: 'reading' | 'planning' | 'drawing'; done: number; total: number }
   | { type: 'loaded'; id: number; result: LoadResult }
   /** A newer program request superseded this one before it finished. */
   | { type: 'cancelled'; id: number }

@@ -10,6 +10,7 @@ import type { PlanSummary } from '#engine/plan/types.ts';
 import { Utf8Validator } from '#engine/text/utf8.ts';
 import { parseWindDefinition, parseWindText } from '#engine/wind/index.ts';
 import type { WindDefinition } from '#engine/wind/types.ts';
+import { mandrelProfile } from './mandrel-profile.ts';
 import { ProgramBytes } from './program-bytes.ts';
 import type {
   LoadResult,
@@ -179,7 +180,7 @@ export class PreviewSession {
       case 'replan': {
         const loaded = this.#loaded;
         if (!loaded?.definition) throw new Error('No definition is open');
-        await this.#planAndPost(request.id, loaded.name, loaded.definition, request.options);
+        await this.#planAndPost(request.id, loaded.name, loaded.definition, request.options, true);
         return;
       }
       case 'plan-text': {
@@ -191,7 +192,9 @@ export class PreviewSession {
           this.#postFailure(request.id, 'wind', request.name, error);
           return;
         }
-        await this.#planAndPost(request.id, request.name, definition, request.options);
+        // The same program edited keeps the views' cameras; another name is another part.
+        const same = this.#loaded?.name === request.name;
+        await this.#planAndPost(request.id, request.name, definition, request.options, same);
         return;
       }
       case 'line': {
@@ -253,7 +256,7 @@ export class PreviewSession {
         this.#postFailure(id, kind, name, error);
         return;
       }
-      await this.#planAndPost(id, name, definition, options);
+      await this.#planAndPost(id, name, definition, options, false);
       return;
     }
     let geometry: PreviewGeometry;
@@ -270,7 +273,7 @@ export class PreviewSession {
       kind,
       name,
       simulation: geometry.summary,
-      geometry: viewGeometry(geometry, null),
+      geometry: viewGeometry(geometry, null, false),
       bytes: reader.program.byteLength,
       workerMs: performance.now() - this.#started,
     });
@@ -281,7 +284,9 @@ export class PreviewSession {
     name: string,
     definition: WindDefinition,
     options: PlanOptionsState,
+    keepCamera: boolean,
   ): Promise<void> {
+    this.#post({ type: 'progress', id, phase: 'planning', done: 0, total: 0 });
     const program = new ProgramBytes();
     const builder = new PreviewBuilder();
     const chunks = planChunks(definition, options);
@@ -324,7 +329,7 @@ export class PreviewSession {
       name,
       plan: summary,
       simulation: geometry.summary,
-      geometry: viewGeometry(geometry, definition),
+      geometry: viewGeometry(geometry, definition, keepCamera),
       bytes: program.byteLength,
       workerMs: performance.now() - this.#started,
     });
@@ -333,6 +338,8 @@ export class PreviewSession {
   #postLoaded(id: number, loaded: LoadResult & { ok: true }): void {
     let result = loaded;
     if (this.#geometryTap) {
+      // The views are built and drawn here before the result goes: the page shows that as its own step.
+      this.#post({ type: 'progress', id, phase: 'drawing', done: 0, total: 0 });
       this.#geometryTap(loaded.geometry);
       result = { ...loaded, geometry: copyArrays(loaded.geometry) };
     }
@@ -410,7 +417,11 @@ function copyArrays(g: ViewGeometry): ViewGeometry {
 }
 
 /** The page's geometry: the preview plus a layer number per vertex and the mandrel to draw. */
-export function viewGeometry(g: PreviewGeometry, definition: WindDefinition | null): ViewGeometry {
+export function viewGeometry(
+  g: PreviewGeometry,
+  definition: WindDefinition | null,
+  keepCamera: boolean,
+): ViewGeometry {
   const layerOf = new Uint16Array(g.vertexCount);
   g.layers.forEach((layer, k) => {
     layerOf.fill(Math.min(k, 0xffff), layer.firstVertex, layer.firstVertex + layer.vertexCount);
@@ -422,6 +433,7 @@ export function viewGeometry(g: PreviewGeometry, definition: WindDefinition | nu
       startX: 0,
       length: definition.mandrelParameters.windLength,
       fitted: false,
+      profile: mandrelProfile(definition),
     };
   } else {
     // Foreign G-code: a cylinder fitted to the path (its radius and carriage travel).
@@ -436,7 +448,13 @@ export function viewGeometry(g: PreviewGeometry, definition: WindDefinition | nu
       min = 0;
       max = 0;
     }
-    mandrel = { radius: g.radius, startX: min, length: Math.max(max - min, g.radius), fitted: true };
+    mandrel = {
+      radius: g.radius,
+      startX: min,
+      length: Math.max(max - min, g.radius),
+      fitted: true,
+      profile: null,
+    };
   }
   return {
     positions: g.positions,
@@ -447,5 +465,7 @@ export function viewGeometry(g: PreviewGeometry, definition: WindDefinition | nu
     vertexCount: g.vertexCount,
     commandCount: g.commandCount,
     mandrel,
+    tow: definition && { ...definition.towParameters },
+    keepCamera,
   };
 }

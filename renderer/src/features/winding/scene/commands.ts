@@ -1,13 +1,14 @@
 // What the page asks of the 3D scene, as data: the same commands reach a scene drawn in the preview
 // worker (as messages) and one drawn on the page (the fallback where a canvas cannot be handed to a
 // worker), so both are driven by one code path.
-import type { ToolpathScene, ViewDirection } from './toolpath-scene.ts';
+import type { PathStyle, ToolpathScene, ViewDirection } from './toolpath-scene.ts';
 
 export type SceneCommand =
   | { op: 'scrub'; command: number }
   | { op: 'layer'; layer: number; visible: boolean }
   | { op: 'view'; direction: ViewDirection }
   | { op: 'fit' }
+  | { op: 'style'; style: PathStyle }
   | { op: 'zoom'; factor: number }
   /** Pointer deltas in CSS pixels. */
   | { op: 'orbit'; dx: number; dy: number }
@@ -28,6 +29,9 @@ export function applySceneCommand(scene: ToolpathScene, command: SceneCommand): 
       return;
     case 'fit':
       scene.fit();
+      return;
+    case 'style':
+      scene.setStyle(command.style);
       return;
     case 'zoom':
       scene.zoom(command.factor);

@@ -1,8 +1,10 @@
-// The 3D view's drawing code, free of React and of the DOM: the mandrel, the fibre path coloured by
-// layer, the carriage marker and the camera. It draws on a page's canvas or, in the preview worker,
-// on an OffscreenCanvas handed over by the page, so a big path's upload and first frame never hold
-// up the page. The path is uploaded once; the scrub position, layer visibility and colours are
-// uniforms and a small texture, so scrubbing never touches the vertex buffers.
+// The 3D view's drawing code, free of React and of the DOM: the mandrel (a lathe surface of its
+// profile, so cones and domes show), the fibre path as tow bands or lines coloured by layer, the
+// carriage marker and the camera. It draws on a page's canvas or, in the preview worker, on an
+// OffscreenCanvas handed over by the page, so a big path's upload and first frame never hold up the
+// page. The path is uploaded once: bands are the same per-vertex arrays drawn as one instance per
+// segment and widened in the shader; the scrub position, layer visibility and colours are uniforms
+// and small textures, so scrubbing never touches the vertex buffers.
 import {
   AmbientLight,
   Box3,
@@ -11,14 +13,23 @@ import {
   CylinderGeometry,
   DataTexture,
   DirectionalLight,
+  DoubleSide,
+  FloatType,
+  InstancedBufferGeometry,
+  InstancedInterleavedBuffer,
+  InterleavedBufferAttribute,
+  IntType,
+  LatheGeometry,
   Line,
   Mesh,
   MeshStandardMaterial,
+  NearestFilter,
+  type Object3D,
   PerspectiveCamera,
+  RedFormat,
   RGBAFormat,
   Scene,
   ShaderMaterial,
-  Sphere,
   SphereGeometry,
   UnsignedByteType,
   Vector2,
@@ -27,39 +38,35 @@ import {
 } from 'three';
 import type { ViewGeometry } from '../preview/protocol.ts';
 import { CameraRig } from './camera-rig.ts';
-import { LAYER_COLOURS, PENDING_COLOUR, rgb } from './colours.ts';
+import { layerColour, PENDING_COLOUR, rgb } from './colours.ts';
+import {
+  BAND_FRAGMENT_SHADER,
+  BAND_VERTEX_SHADER,
+  LINE_FRAGMENT_SHADER,
+  LINE_VERTEX_SHADER,
+} from './path-shaders.ts';
+import {
+  type BandLayout,
+  bandLayout,
+  type SampledProfile,
+  sampledRadius,
+  sampleProfile,
+  TABLE_WIDTH,
+  tableRows,
+  tableTexel,
+} from './ribbon.ts';
 import { lastVertexAtOrBefore } from './timeline.ts';
 
 export type ViewDirection = 'side' | 'end' | 'isometric';
 
-const VERTEX_SHADER = /* glsl */ `
-  // Uint32 attributes reach the shader as integers (three binds them with vertexAttribIPointer).
-  attribute uint command;
-  attribute float layer;
-  uniform sampler2D layerTable;
-  varying float vCommand;
-  varying vec4 vLayer;
-  void main() {
-    vCommand = float(command);
-    vLayer = texelFetch(layerTable, ivec2(int(layer), 0), 0);
-    gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
-  }
-`;
+/** Tow bands at their true width, or the path as one-pixel lines (fast for million-line programs). */
+export type PathStyle = 'bands' | 'lines';
 
-const FRAGMENT_SHADER = /* glsl */ `
-  uniform float scrub;
-  uniform vec3 pending;
-  varying float vCommand;
-  varying vec4 vLayer;
-  void main() {
-    if (vLayer.a < 0.5) discard;
-    // Done up to the scrub position in the layer's colour; the rest in a pale grey.
-    gl_FragColor = vCommand <= scrub + 0.5 ? vec4(vLayer.rgb, 1.0) : vec4(pending, 1.0);
-  }
-`;
+/** The pending part's strip, as a share of the band's width. */
+const PENDING_WIDTH = 0.3;
 
 export interface SceneStats {
-  /** Vertices the last frame drew (from the renderer's own count of line segments). */
+  /** Vertices of the path the last frame drew (from the renderer's own count of its segments or band triangles). */
   drawnVertices: number;
   /** Vertices at or before the scrub position. */
   doneVertices: number;
@@ -69,6 +76,8 @@ export interface SceneStats {
    * first upload and on every update): 3 per program, however much the view is scrubbed.
    */
   pathUploads: number;
+  /** How long the last frame took to draw, ms (until the GPU finished it). */
+  frameMs: number;
 }
 
 /** The next animation frame: workers have requestAnimationFrame in Chromium, a timer elsewhere. */
@@ -89,35 +98,70 @@ export class ToolpathScene {
   /** The canvas's CSS height: pointer deltas come in CSS pixels. */
   #viewHeight = 1;
   readonly #marker: Mesh;
-  #path: Line | null = null;
+  #path: Object3D | null = null;
   #mandrel: Mesh | null = null;
   #geometry: ViewGeometry | null = null;
-  #layerTable: DataTexture | null = null;
-  readonly #material: ShaderMaterial;
-  #bounds = new Sphere(new Vector3(), 1);
+  #layout: BandLayout | null = null;
+  #profile: SampledProfile | null = null;
+  #layerColours: DataTexture | null = null;
+  #layerShape: DataTexture | null = null;
+  #profileTexture: DataTexture | null = null;
+  readonly #bandMaterial: ShaderMaterial;
+  readonly #lineMaterial: ShaderMaterial;
+  #style: PathStyle = 'bands';
+  /** The part's extent: what Fit fills the view with. */
+  readonly #box = new Box3(new Vector3(-1, -1, -1), new Vector3(1, 1, 1));
   #cancelFrame: (() => void) | null = null;
   #scrub = Number.POSITIVE_INFINITY;
-  #stats: SceneStats = { drawnVertices: 0, doneVertices: 0, frames: 0, pathUploads: 0 };
+  #stats: SceneStats = { drawnVertices: 0, doneVertices: 0, frames: 0, pathUploads: 0, frameMs: 0 };
+  /** The path's own share of the renderer's counts in the last frame. */
+  #pathDrawn = 0;
+  readonly #probe = new Uint8Array(4);
   readonly #onFrame: ((stats: SceneStats) => void) | undefined;
+  readonly #onError: ((message: string) => void) | undefined;
 
-  constructor(canvas: HTMLCanvasElement | OffscreenCanvas, onFrame?: (stats: SceneStats) => void) {
+  constructor(
+    canvas: HTMLCanvasElement | OffscreenCanvas,
+    onFrame?: (stats: SceneStats) => void,
+    onError?: (message: string) => void,
+  ) {
     this.#onFrame = onFrame;
+    this.#onError = onError;
     // preserveDrawingBuffer: the acceptance checks and screenshots read the pixels back.
     this.#renderer = new WebGLRenderer({ canvas, antialias: false, preserveDrawingBuffer: true });
     this.#renderer.setClearColor('#f7f9fb');
-    this.#scene.add(new AmbientLight('#ffffff', 1.6));
-    const sun = new DirectionalLight('#ffffff', 1.4);
+    canvas.addEventListener('webglcontextlost', () => this.#onError?.('the graphics context was lost'));
+    this.#renderer.debug.onShaderError = (gl, _program, vertex, fragment) => {
+      const log = `${gl.getShaderInfoLog(vertex) ?? ''}${gl.getShaderInfoLog(fragment) ?? ''}`.trim();
+      this.#onError?.(`a shader did not compile: ${log}`);
+    };
+    this.#scene.add(new AmbientLight('#ffffff', 1.5));
+    const sun = new DirectionalLight('#ffffff', 1.6);
     sun.position.set(1, 2, 3);
     this.#scene.add(sun);
     this.#rig = new CameraRig(this.#camera);
-    this.#material = new ShaderMaterial({
-      vertexShader: VERTEX_SHADER,
-      fragmentShader: FRAGMENT_SHADER,
-      uniforms: {
-        scrub: { value: this.#scrub },
-        pending: { value: new Vector3(...rgb(PENDING_COLOUR)) },
-        layerTable: { value: null },
-      },
+    const uniforms = () => ({
+      scrub: { value: this.#scrub },
+      pending: { value: new Vector3(...rgb(PENDING_COLOUR)) },
+      layerColours: { value: null },
+      layerShape: { value: null },
+      profile: { value: null },
+      profileRange: { value: new Vector3(0, 1, 2) },
+      thickness: { value: 0 },
+      halfWidth: { value: 0 },
+      pendingWidth: { value: PENDING_WIDTH },
+    });
+    this.#bandMaterial = new ShaderMaterial({
+      vertexShader: BAND_VERTEX_SHADER,
+      fragmentShader: BAND_FRAGMENT_SHADER,
+      uniforms: uniforms(),
+      // A band's corners wind one way or the other with its direction on the surface.
+      side: DoubleSide,
+    });
+    this.#lineMaterial = new ShaderMaterial({
+      vertexShader: LINE_VERTEX_SHADER,
+      fragmentShader: LINE_FRAGMENT_SHADER,
+      uniforms: uniforms(),
     });
     this.#marker = new Mesh(new SphereGeometry(1, 16, 12), new MeshStandardMaterial({ color: '#d62728' }));
     this.#marker.visible = false;
@@ -125,101 +169,150 @@ export class ToolpathScene {
     this.setView('isometric');
   }
 
+  /**
+   * Shows a program. A re-plan of the program on show (`keepCamera`) keeps the camera where the
+   * user put it; a new program is fitted to the view.
+   */
   setGeometry(geometry: ViewGeometry): void {
+    const reframe = !(geometry.keepCamera && this.#geometry);
     this.#clearPath();
     this.#geometry = geometry;
-    const g = new BufferGeometry();
-    g.setAttribute('position', new BufferAttribute(geometry.positions, 3));
-    g.setAttribute('command', new BufferAttribute(geometry.commandIndex, 1));
-    g.setAttribute('layer', new BufferAttribute(geometry.layerOf, 1));
-    this.#stats.pathUploads = 0;
-    for (const attribute of Object.values(g.attributes))
-      (attribute as BufferAttribute).onUpload(() => {
-        this.#stats.pathUploads++;
-      });
-    g.boundingSphere = null;
-    this.#path = new Line(g, this.#material);
-    this.#path.frustumCulled = false;
-    this.#scene.add(this.#path);
-
-    const layers = Math.max(1, geometry.layers.length);
-    const table = new DataTexture(new Uint8Array(4 * layers), layers, 1, RGBAFormat, UnsignedByteType);
-    for (let k = 0; k < layers; k++) this.#paintLayer(table, k, true);
-    table.needsUpdate = true;
-    this.#layerTable = table;
-    this.#material.uniforms.layerTable = { value: table };
-
-    const { radius, startX, length } = geometry.mandrel;
-    const cylinder = new CylinderGeometry(radius * 0.985, radius * 0.985, length, 64, 1, false);
-    cylinder.rotateZ(Math.PI / 2);
-    cylinder.translate(startX + length / 2, 0, 0);
-    this.#mandrel = new Mesh(
-      cylinder,
-      new MeshStandardMaterial({
-        color: '#c9ced4',
-        roughness: 0.85,
-        metalness: 0.1,
-        transparent: true,
-        opacity: 0.9,
-      }),
-    );
-    this.#scene.add(this.#mandrel);
-    this.#marker.scale.setScalar(Math.max(radius * 0.06, 0.5));
-
-    const box = new Box3().setFromBufferAttribute(g.getAttribute('position') as BufferAttribute);
-    box.union(new Box3().setFromObject(this.#mandrel));
-    box.getBoundingSphere(this.#bounds);
+    this.#layout = bandLayout(geometry);
+    this.#profile = sampleProfile(geometry.mandrel);
+    this.#buildTables(geometry, this.#layout, this.#profile);
+    this.#buildPath();
+    this.#buildMandrel(geometry);
+    this.#measure(geometry, this.#layout);
     this.setScrub(geometry.commandCount);
-    this.fit();
+    if (reframe) this.fit();
+  }
+
+  /** Bands or lines: the path is built anew from the arrays this scene keeps (one upload again). */
+  setStyle(style: PathStyle): void {
+    if (style === this.#style) return;
+    this.#style = style;
+    if (!this.#geometry) return;
+    this.#removePath();
+    this.#buildPath();
+    this.requestRender();
   }
 
   /** Everything at or before command `command` is drawn as done; the marker sits at the carriage. */
   setScrub(command: number): void {
     this.#scrub = command;
-    this.#material.uniforms.scrub = { value: command };
+    for (const material of [this.#bandMaterial, this.#lineMaterial])
+      material.uniforms.scrub = { value: command };
     const g = this.#geometry;
-    if (g) {
+    if (g && this.#profile && this.#layout) {
       const last = lastVertexAtOrBefore(g.commandIndex, command);
       this.#stats.doneVertices = last + 1;
       const p = g.positions;
-      this.#marker.position.set(p[3 * last] as number, p[3 * last + 1] as number, p[3 * last + 2] as number);
+      const x = p[3 * last] as number;
+      const y = p[3 * last + 1] as number;
+      const z = p[3 * last + 2] as number;
+      const layer = g.layerOf[last] ?? 0;
+      const r = Math.hypot(y, z) || 1;
+      const surface =
+        sampledRadius(this.#profile, x) + (this.#layout.lift[layer] ?? 0) + this.#layout.thickness;
+      this.#marker.position.set(x, (y / r) * surface, (z / r) * surface);
       this.#marker.visible = true;
     }
     this.requestRender();
   }
 
   setLayerVisible(layer: number, visible: boolean): void {
-    if (!this.#layerTable) return;
-    this.#paintLayer(this.#layerTable, layer, visible);
-    this.#layerTable.needsUpdate = true;
+    if (!this.#layerColours) return;
+    this.#paintLayer(this.#layerColours, layer, visible);
+    this.#layerColours.needsUpdate = true;
     this.requestRender();
   }
 
   setView(direction: ViewDirection): void {
-    const c = this.#bounds.center;
-    const d = this.#viewDistance();
     const offset =
       direction === 'side'
-        ? new Vector3(0, 0, d)
+        ? new Vector3(0, 0, 1)
         : direction === 'end'
-          ? new Vector3(d, 0, 0)
-          : new Vector3(d, d, d).multiplyScalar(1 / Math.sqrt(3));
-    this.#rig.place(c, offset);
+          ? new Vector3(1, 0, 0)
+          : new Vector3(1, 1, 1).normalize();
+    this.#rig.place(this.#box.getCenter(new Vector3()), offset);
+    this.fit();
+  }
+
+  /**
+   * Keeps the direction and moves the camera so the part's box just fits the view, both ways
+   * (a bounding sphere would leave a long part small).
+   */
+  fit(): void {
+    const centre = this.#box.getCenter(new Vector3());
+    const back = this.#camera.position.clone().sub(this.#rig.target).normalize();
+    if (back.lengthSq() === 0) back.set(1, 1, 1).normalize();
+    this.#camera.position.copy(centre).add(back);
+    this.#rig.target.copy(centre);
+    this.#rig.update();
+    const right = new Vector3().setFromMatrixColumn(this.#camera.matrixWorld, 0);
+    const up = new Vector3().setFromMatrixColumn(this.#camera.matrixWorld, 1);
+    const tanV = Math.tan((this.#camera.fov * Math.PI) / 360);
+    const tanH = tanV * this.#camera.aspect;
+    let distance = 0;
+    const corner = new Vector3();
+    for (let k = 0; k < 8; k++) {
+      corner
+        .set(
+          k & 1 ? this.#box.max.x : this.#box.min.x,
+          k & 2 ? this.#box.max.y : this.#box.min.y,
+          k & 4 ? this.#box.max.z : this.#box.min.z,
+        )
+        .sub(centre);
+      const towards = corner.dot(back);
+      distance = Math.max(
+        distance,
+        towards + Math.abs(corner.dot(right)) / tanH,
+        towards + Math.abs(corner.dot(up)) / tanV,
+      );
+    }
+    // A small margin so the part's edge is not cut by the frame.
+    distance *= 1.04;
+    const size = this.#box.getSize(new Vector3()).length() || 1;
+    distance = Math.max(distance, size * 0.05);
+    this.#camera.near = Math.max(size / 2000, 0.01);
+    this.#camera.far = size * 50 + distance * 4 + 1000;
+    this.#camera.position.copy(centre).addScaledVector(back, distance);
+    this.#camera.updateProjectionMatrix();
+    this.#rig.update();
+    // In perspective the near end looks larger: centre what is seen rather than the box, then
+    // come as close as that allows.
+    const seen = this.#screenExtent();
+    const shift = right
+      .clone()
+      .multiplyScalar(((seen.minX + seen.maxX) / 2) * tanH * distance)
+      .addScaledVector(up, ((seen.minY + seen.maxY) / 2) * tanV * distance);
+    this.#camera.position.add(shift);
+    this.#rig.target.add(shift);
+    this.#rig.update();
+    const after = this.#screenExtent();
+    const spread = Math.max((after.maxX - after.minX) / 2, (after.maxY - after.minY) / 2);
+    if (spread > 0 && spread < 0.96) this.#rig.zoom(Math.max(spread / 0.96, 0.5));
     this.requestRender();
   }
 
-  /** Keeps the direction, moves the camera so the whole part fills the view. */
-  fit(): void {
-    const c = this.#bounds.center;
-    const direction = this.#camera.position.clone().sub(this.#rig.target).normalize();
-    if (direction.lengthSq() === 0) direction.set(1, 1, 1).normalize();
-    this.#camera.position.copy(c).addScaledVector(direction, this.#viewDistance());
-    this.#rig.target.copy(c);
-    this.#camera.near = Math.max(this.#bounds.radius / 1000, 0.01);
-    this.#camera.far = this.#bounds.radius * 100 + 1000;
-    this.#camera.updateProjectionMatrix();
-    this.#rig.update();
-    this.requestRender();
+  /** The part box's corners on screen, in normalised device coordinates. */
+  #screenExtent(): { minX: number; maxX: number; minY: number; maxY: number } {
+    const extent = { minX: 1, maxX: -1, minY: 1, maxY: -1 };
+    const corner = new Vector3();
+    for (let k = 0; k < 8; k++) {
+      corner
+        .set(
+          k & 1 ? this.#box.max.x : this.#box.min.x,
+          k & 2 ? this.#box.max.y : this.#box.min.y,
+          k & 4 ? this.#box.max.z : this.#box.min.z,
+        )
+        .project(this.#camera);
+      extent.minX = Math.min(extent.minX, corner.x);
+      extent.maxX = Math.max(extent.maxX, corner.x);
+      extent.minY = Math.min(extent.minY, corner.y);
+      extent.maxY = Math.max(extent.maxY, corner.y);
+    }
+    return extent;
   }
 
   zoom(factor: number): void {
@@ -264,7 +357,8 @@ export class ToolpathScene {
     this.#clearPath();
     this.#marker.geometry.dispose();
     (this.#marker.material as MeshStandardMaterial).dispose();
-    this.#material.dispose();
+    this.#bandMaterial.dispose();
+    this.#lineMaterial.dispose();
     this.#renderer.dispose();
     // A worker may get many canvases over a session: give each context back at once.
     this.#renderer.forceContextLoss();
@@ -286,49 +380,190 @@ export class ToolpathScene {
   }
 
   renderNow(): SceneStats {
-    this.#renderer.info.reset();
-    this.#renderer.info.autoReset = false;
+    this.#pathDrawn = 0;
+    this.#renderer.info.autoReset = true;
+    const started = performance.now();
     this.#renderer.render(this.#scene, this.#camera);
-    // A line strip of n vertices is counted as n − 1 segments.
-    const segments = this.#renderer.info.render.lines;
+    // Reading one pixel back waits for the GPU, so the figure is the frame's real cost.
+    const gl = this.#renderer.getContext();
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, this.#probe);
     this.#stats = {
-      drawnVertices: this.#path && segments > 0 ? segments + 1 : 0,
+      // n − 1 segments (or twice as many band triangles) are n vertices.
+      drawnVertices: this.#pathDrawn > 0 ? this.#pathDrawn + 1 : 0,
       doneVertices: this.#stats.doneVertices,
       frames: this.#stats.frames + 1,
       pathUploads: this.#stats.pathUploads,
+      frameMs: performance.now() - started,
     };
     this.#onFrame?.(this.#stats);
     return this.#stats;
   }
 
-  #viewDistance(): number {
-    const fov = (this.#camera.fov * Math.PI) / 180;
-    return (this.#bounds.radius / Math.sin(fov / 2)) * 1.1;
+  #buildTables(geometry: ViewGeometry, layout: BandLayout, profile: SampledProfile): void {
+    const layers = Math.max(1, geometry.layers.length);
+    const rows = tableRows(layers);
+    const colours = new DataTexture(
+      new Uint8Array(4 * TABLE_WIDTH * rows),
+      TABLE_WIDTH,
+      rows,
+      RGBAFormat,
+      UnsignedByteType,
+    );
+    for (let k = 0; k < layers; k++) this.#paintLayer(colours, k, true);
+    colours.needsUpdate = true;
+    const shapeData = new Float32Array(4 * TABLE_WIDTH * rows);
+    for (let k = 0; k < layers; k++) {
+      const layer = geometry.layers[k];
+      shapeData[4 * k] = layout.lift[k] ?? 0;
+      shapeData[4 * k + 1] = layer?.firstVertex ?? 0;
+      shapeData[4 * k + 2] = layer?.vertexCount ?? geometry.vertexCount;
+      shapeData[4 * k + 3] = layout.band[k] ?? 1;
+    }
+    const shape = new DataTexture(shapeData, TABLE_WIDTH, rows, RGBAFormat, FloatType);
+    shape.needsUpdate = true;
+    const radius = new DataTexture(profile.radius, profile.radius.length, 1, RedFormat, FloatType);
+    radius.needsUpdate = true;
+    for (const texture of [colours, shape, radius]) {
+      texture.magFilter = NearestFilter;
+      texture.minFilter = NearestFilter;
+    }
+    this.#layerColours = colours;
+    this.#layerShape = shape;
+    this.#profileTexture = radius;
+    for (const material of [this.#bandMaterial, this.#lineMaterial]) {
+      const u = material.uniforms;
+      u.layerColours = { value: colours };
+      u.layerShape = { value: shape };
+      u.profile = { value: radius };
+      u.profileRange = { value: new Vector3(profile.x0, profile.dx, profile.radius.length) };
+      u.thickness = { value: layout.thickness };
+      u.halfWidth = { value: layout.width / 2 };
+    }
+  }
+
+  #buildPath(): void {
+    const geometry = this.#geometry;
+    if (!geometry) return;
+    this.#stats.pathUploads = 0;
+    const counted = (upload: { onUpload(callback: () => void): unknown }) =>
+      upload.onUpload(() => {
+        this.#stats.pathUploads++;
+      });
+    let path: Object3D;
+    if (this.#style === 'bands' && geometry.vertexCount > 1) {
+      // One instance per segment: its start and end are neighbouring vertices of the same arrays.
+      const g = new InstancedBufferGeometry();
+      g.setAttribute('corner', new BufferAttribute(Float32Array.of(0, -1, 0, 1, 1, -1, 1, 1), 2));
+      g.setIndex([0, 1, 2, 2, 1, 3]);
+      const positions = new InstancedInterleavedBuffer(geometry.positions, 3, 1);
+      const commands = new InstancedInterleavedBuffer(geometry.commandIndex, 1, 1);
+      const layers = new InstancedInterleavedBuffer(geometry.layerOf, 1, 1);
+      g.setAttribute('start', new InterleavedBufferAttribute(positions, 3, 0));
+      g.setAttribute('end', new InterleavedBufferAttribute(positions, 3, 3));
+      g.setAttribute('command', new InterleavedBufferAttribute(commands, 1, 1));
+      const layer = new InterleavedBufferAttribute(layers, 1, 1);
+      layer.gpuType = IntType;
+      g.setAttribute('layer', layer);
+      g.instanceCount = geometry.vertexCount - 1;
+      for (const buffer of [positions, commands, layers]) counted(buffer);
+      const mesh = new Mesh(g, this.#bandMaterial);
+      mesh.onBeforeRender = (renderer) => {
+        this.#pathDrawn -= renderer.info.render.triangles / 2;
+      };
+      mesh.onAfterRender = (renderer) => {
+        this.#pathDrawn += renderer.info.render.triangles / 2;
+      };
+      path = mesh;
+    } else {
+      const g = new BufferGeometry();
+      g.setAttribute('position', new BufferAttribute(geometry.positions, 3));
+      g.setAttribute('command', new BufferAttribute(geometry.commandIndex, 1));
+      const layer = new BufferAttribute(geometry.layerOf, 1);
+      layer.gpuType = IntType;
+      g.setAttribute('layer', layer);
+      for (const attribute of Object.values(g.attributes)) counted(attribute as BufferAttribute);
+      const line = new Line(g, this.#lineMaterial);
+      line.onBeforeRender = (renderer) => {
+        this.#pathDrawn -= renderer.info.render.lines;
+      };
+      line.onAfterRender = (renderer) => {
+        this.#pathDrawn += renderer.info.render.lines;
+      };
+      path = line;
+    }
+    path.frustumCulled = false;
+    this.#path = path;
+    this.#scene.add(path);
+  }
+
+  #buildMandrel(geometry: ViewGeometry): void {
+    const { radius, startX, length } = geometry.mandrel;
+    // A hair under the surface, so the bands lying on it never fight it for the same depth.
+    const inset = 0.998;
+    let shape: BufferGeometry;
+    const outline = geometry.mandrel.profile;
+    if (outline && outline.x.length >= 2) {
+      const points: Vector2[] = [];
+      for (let i = 0; i < outline.x.length; i++)
+        points.push(new Vector2((outline.r[i] as number) * inset, outline.x[i] as number));
+      shape = new LatheGeometry(points, 96);
+      // The lathe turns about y; the mandrel's axis is x.
+      shape.rotateZ(-Math.PI / 2);
+    } else {
+      shape = new CylinderGeometry(radius * inset, radius * inset, length, 96, 1, false);
+      shape.rotateZ(Math.PI / 2);
+      shape.translate(startX + length / 2, 0, 0);
+    }
+    this.#mandrel = new Mesh(
+      shape,
+      new MeshStandardMaterial({ color: '#b9c0c8', roughness: 0.7, metalness: 0.15 }),
+    );
+    this.#scene.add(this.#mandrel);
+    this.#marker.scale.setScalar(Math.max(radius * 0.05, 0.5));
+  }
+
+  /** The part's box: the path over the mandrel, lifted by the layers' thickness. */
+  #measure(geometry: ViewGeometry, layout: BandLayout): void {
+    const box = new Box3().setFromArray(geometry.positions.subarray(0, 3 * geometry.vertexCount));
+    if (this.#mandrel) box.union(new Box3().setFromObject(this.#mandrel));
+    const layers = Math.max(1, geometry.layers.length);
+    const top = (layout.lift[layers - 1] ?? 0) + layout.thickness + layout.width / 2;
+    box.expandByVector(new Vector3(layout.width / 2, top, top));
+    this.#box.copy(box);
   }
 
   #paintLayer(table: DataTexture, layer: number, visible: boolean): void {
     const data = table.image.data as Uint8Array;
-    const [r, g, b] = rgb(LAYER_COLOURS[layer % LAYER_COLOURS.length] as string);
-    data[4 * layer] = Math.round(r * 255);
-    data[4 * layer + 1] = Math.round(g * 255);
-    data[4 * layer + 2] = Math.round(b * 255);
-    data[4 * layer + 3] = visible ? 255 : 0;
+    const [r, g, b] = rgb(layerColour(layer));
+    const [x, y] = tableTexel(layer);
+    const at = 4 * (y * TABLE_WIDTH + x);
+    data[at] = Math.round(r * 255);
+    data[at + 1] = Math.round(g * 255);
+    data[at + 2] = Math.round(b * 255);
+    data[at + 3] = visible ? 255 : 0;
+  }
+
+  #removePath(): void {
+    if (!this.#path) return;
+    this.#scene.remove(this.#path);
+    (this.#path as Mesh).geometry.dispose();
+    this.#path = null;
   }
 
   #clearPath(): void {
-    if (this.#path) {
-      this.#scene.remove(this.#path);
-      this.#path.geometry.dispose();
-      this.#path = null;
-    }
+    this.#removePath();
     if (this.#mandrel) {
       this.#scene.remove(this.#mandrel);
       this.#mandrel.geometry.dispose();
       (this.#mandrel.material as MeshStandardMaterial).dispose();
       this.#mandrel = null;
     }
-    this.#layerTable?.dispose();
-    this.#layerTable = null;
+    this.#layerColours?.dispose();
+    this.#layerShape?.dispose();
+    this.#profileTexture?.dispose();
+    this.#layerColours = null;
+    this.#layerShape = null;
+    this.#profileTexture = null;
     this.#geometry = null;
     this.#marker.visible = false;
   }

@@ -10,9 +10,11 @@ export class WorkerScene {
   #scene: ToolpathScene | null = null;
   #geometry: ViewGeometry | null = null;
   readonly #onFrame: (stats: SceneStats) => void;
+  readonly #onError: (message: string) => void;
 
-  constructor(onFrame: (stats: SceneStats) => void) {
+  constructor(onFrame: (stats: SceneStats) => void, onError: (message: string) => void) {
     this.#onFrame = onFrame;
+    this.#onError = onError;
   }
 
   /** The newest program's geometry: drawn now if a canvas is attached, else when one is. */
@@ -29,7 +31,7 @@ export class WorkerScene {
       case 'scene-attach': {
         // A new canvas for each mount of the 3D view: the old one is gone with its page element.
         this.#scene?.dispose();
-        const scene = new ToolpathScene(request.canvas, this.#onFrame);
+        const scene = new ToolpathScene(request.canvas, this.#onFrame, this.#onError);
         scene.resize(request.width, request.height, request.pixelRatio);
         this.#scene = scene;
         if (this.#geometry) {

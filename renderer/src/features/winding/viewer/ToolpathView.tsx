@@ -5,21 +5,37 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { formatDuration } from '../../../ui/format.ts';
 import type { PreviewClient } from '../preview/client.ts';
 import type { CommandLine, ViewGeometry } from '../preview/protocol.ts';
-import { LAYER_COLOURS } from '../scene/colours.ts';
+import { layerColour } from '../scene/colours.ts';
 import { commandAtTime, lastVertexAtOrBefore, timeAt } from '../scene/timeline.ts';
-import type { SceneStats, ViewDirection } from '../scene/toolpath-scene.ts';
+import type { PathStyle, SceneStats, ViewDirection } from '../scene/toolpath-scene.ts';
 import { mountScene, type SceneHost } from './scene-host.ts';
+import './views.css';
 
 const SPEEDS = [1, 10, 60, 600] as const;
+/**
+ * Above this many path vertices the view opens in line mode: bands of a million segments take
+ * seconds a frame in software GL. The toggle switches either way.
+ */
+export const BAND_VERTEX_LIMIT = 250_000;
 
 export interface ToolpathViewProps {
   geometry: ViewGeometry;
   client: PreviewClient;
   /** While the machine streams this program: the last acknowledged command drives the view. */
-  machineLine: number | null;
+  machineLine?: number | null;
+  /** The definition being edited does not plan: this is the last good plan, shown faded. */
+  dimmed?: boolean;
+  /** Hears the timeline's position (command), so another view can follow the same timeline. */
+  onTimeline?: (command: number) => void;
 }
 
-export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProps) {
+export function ToolpathView({
+  geometry,
+  client,
+  machineLine = null,
+  dimmed = false,
+  onTimeline,
+}: ToolpathViewProps) {
   const surfaceRef = useRef<HTMLDivElement>(null);
   const sceneRef = useRef<SceneHost | null>(null);
   const [stats, setStats] = useState<SceneStats>({
@@ -27,6 +43,7 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
     doneVertices: 0,
     frames: 0,
     pathUploads: 0,
+    frameMs: 0,
   });
   const [sceneProblem, setSceneProblem] = useState<string | null>(null);
   const [scrub, setScrub] = useState(geometry.commandCount);
@@ -34,15 +51,19 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
   const [speed, setSpeed] = useState<number>(60);
   const [hidden, setHidden] = useState<ReadonlySet<number>>(new Set());
   const [line, setLine] = useState<CommandLine | null>(null);
+  const [style, setStyle] = useState<PathStyle>(geometry.vertexCount > BAND_VERTEX_LIMIT ? 'lines' : 'bands');
   const ids = useId();
 
   const shown = machineLine ?? scrub;
+  const styleRef = useRef(style);
+  styleRef.current = style;
 
   useEffect(() => {
     const surface = surfaceRef.current;
     if (!surface) return;
     const scene = mountScene(surface, client, { frame: setStats, error: setSceneProblem });
     sceneRef.current = scene;
+    scene.send({ op: 'style', style: styleRef.current });
     return () => {
       scene.dispose();
       sceneRef.current = null;
@@ -52,13 +73,19 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
   useEffect(() => {
     sceneRef.current?.showGeometry(geometry);
     setScrub(geometry.commandCount);
-    setHidden(new Set());
     setPlaying(false);
+    // An edit of the same part keeps the layers the user hid; another part shows them all.
+    if (!geometry.keepCamera) setHidden(new Set());
   }, [geometry]);
 
   useEffect(() => {
     sceneRef.current?.send({ op: 'scrub', command: shown });
-  }, [shown]);
+    onTimeline?.(shown);
+  }, [shown, onTimeline]);
+
+  useEffect(() => {
+    sceneRef.current?.send({ op: 'style', style });
+  }, [style]);
 
   useEffect(() => {
     let live = true;
@@ -115,7 +142,7 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
   const angle = ((Math.atan2(p[3 * vertex + 2] ?? 0, p[3 * vertex + 1] ?? 0) * 180) / Math.PI + 360) % 360;
 
   return (
-    <section className="viewer" aria-labelledby={`${ids}-title`}>
+    <section className={`viewer${dimmed ? ' viewer--dimmed' : ''}`} aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`} className="visually-hidden">
         Toolpath
       </h2>
@@ -138,7 +165,20 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
         <button type="button" onClick={() => zoom(1.25)}>
           Zoom out
         </button>
+        <label className="viewer__style">
+          <input
+            type="checkbox"
+            checked={style === 'bands'}
+            onChange={(event) => setStyle(event.target.checked ? 'bands' : 'lines')}
+          />{' '}
+          Tow as bands
+        </label>
       </div>
+      {dimmed && (
+        <p className="viewer__stale" data-testid="view-stale">
+          Showing the last plan that worked: the definition as it is now does not plan.
+        </p>
+      )}
       <section
         className="viewer__canvas"
         aria-label="3D view"
@@ -148,7 +188,10 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
         data-vertex-count={geometry.vertexCount}
         data-frames={stats.frames}
         data-path-uploads={stats.pathUploads}
+        data-frame-ms={Math.round(stats.frameMs)}
         data-drawn-by={client.drawsScene ? 'worker' : 'page'}
+        data-style={style}
+        data-dimmed={dimmed}
       >
         {/* The canvas is made by mountScene: one per mount, as a canvas can be handed to a worker only once. */}
         <div ref={surfaceRef} className="viewer__surface" />
@@ -214,11 +257,7 @@ export function ToolpathView({ geometry, client, machineLine }: ToolpathViewProp
                 checked={!hidden.has(k)}
                 onChange={(event) => toggleLayer(k, event.target.checked)}
               />
-              <span
-                className="swatch"
-                style={{ background: LAYER_COLOURS[k % LAYER_COLOURS.length] }}
-                aria-hidden="true"
-              />
+              <span className="swatch" style={{ background: layerColour(k) }} aria-hidden="true" />
               Layer {layer.index} ({layer.windType})
             </label>
           ))}

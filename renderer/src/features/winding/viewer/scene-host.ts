@@ -70,7 +70,7 @@ function pageScene(canvas: HTMLCanvasElement, listener: SceneListener): SceneHos
     ({ ToolpathScene }) => {
       if (disposed) return;
       try {
-        scene = new ToolpathScene(canvas, listener.frame);
+        scene = new ToolpathScene(canvas, listener.frame, listener.error);
       } catch (error) {
         listener.error(error instanceof Error ? error.message : String(error));
         return;
