@@ -5,10 +5,10 @@ import { existsSync } from 'node:fs';
 import { chmod } from 'node:fs/promises';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import { OPCUACertificateManager } from 'node-opcua';
+import type * as NodeOpcua from 'node-opcua';
 
 export interface ApplicationCertificate {
-  store: OPCUACertificateManager;
+  store: NodeOpcua.OPCUACertificateManager;
   certificateFile: string;
   privateKeyFile: string;
   /** Milliseconds spent making the key and certificate; 0 when they were already there. */
@@ -18,18 +18,21 @@ export interface ApplicationCertificate {
 /** `<data dir>/opcua/pki`: own/ (key, certificate), trusted/, rejected/, issuers/. */
 export const pkiFolder = (dataDir: string) => join(dataDir, 'opcua', 'pki');
 
-export async function applicationCertificate(options: {
-  dataDir: string;
-  workstationId: string;
-  name: string;
-  applicationUri: string;
-  /** The address the server listens on, named in the certificate when it is a specific one. */
-  host: string;
-}): Promise<ApplicationCertificate> {
+export async function applicationCertificate(
+  opcua: typeof NodeOpcua,
+  options: {
+    dataDir: string;
+    workstationId: string;
+    name: string;
+    applicationUri: string;
+    /** The address the server listens on, named in the certificate when it is a specific one. */
+    host: string;
+  },
+): Promise<ApplicationCertificate> {
   const started = performance.now();
   // A client application is trusted only once its certificate is moved from rejected/ to
   // trusted/certs/: a password alone should not let any program on the network in.
-  const store = new OPCUACertificateManager({
+  const store = new opcua.OPCUACertificateManager({
     rootFolder: pkiFolder(options.dataDir),
     automaticallyAcceptUnknownCertificate: false,
     keySize: 2048,

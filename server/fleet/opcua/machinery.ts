@@ -1,15 +1,8 @@
 // This winder in the OPC 40001-1 Machinery shape: a machine object under Objects/Machines with its
 // Identification and MachineryItemState building blocks, and beside them the job's variables. Every
 // variable is read-only; the values come from the `machine` datasource's value and nothing else.
-import {
-  type AddressSpace,
-  DataType,
-  promoteToStateMachine,
-  type UAObject,
-  type UAStateMachineEx,
-  type UAVariable,
-  type VariantOptions,
-} from 'node-opcua';
+import type * as NodeOpcua from 'node-opcua';
+import type { AddressSpace, UAObject, UAStateMachineEx, UAVariable, VariantOptions } from 'node-opcua';
 import type { MachineValue } from '../../gateway/realtime/machine-feed.ts';
 import { fleetStatus } from '../state.ts';
 import { type MachineryItemState, machineryItemState } from './item-state.ts';
@@ -50,7 +43,17 @@ export class MachineryModel {
   readonly #variables: { variable: UAVariable; dataType: Scalar; read: (m: MachineValue) => unknown }[];
   #state: MachineryItemState | null = null;
 
-  constructor(addressSpace: AddressSpace, identity: MachineIdentity, initial: MachineValue) {
+  readonly #dataType: typeof NodeOpcua.DataType;
+
+  /** `opcua` is node-opcua, loaded by the caller when the server starts. */
+  constructor(
+    opcua: typeof NodeOpcua,
+    addressSpace: AddressSpace,
+    identity: MachineIdentity,
+    initial: MachineValue,
+  ) {
+    const { DataType, promoteToStateMachine } = opcua;
+    this.#dataType = DataType;
     const own = addressSpace.getOwnNamespace();
     const machinery = namespaceOf(addressSpace, MACHINERY_URI);
     const di = namespaceOf(addressSpace, DI_URI);
@@ -134,7 +137,7 @@ export class MachineryModel {
       const value = read(machine);
       // An unknown value (no job, no layer) is an empty Variant rather than a made-up number.
       variable.setValueFromSource(
-        value === null ? { dataType: DataType.Null } : { dataType: DataType[dataType], value },
+        value === null ? { dataType: this.#dataType.Null } : { dataType: this.#dataType[dataType], value },
       );
     }
   }

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { AttributeIds } from 'node-opcua';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../testing/eventually.ts';
@@ -51,6 +52,24 @@ describe('towpath serve and OPC UA', () => {
     expect(await core.log()).not.toContain('opcua');
     expect(await core.stop()).toEqual({ code: 0, loadedOpcua: false });
   }, 60_000);
+
+  it('is not loaded by the Electron main process either, until the server starts', async () => {
+    // Bundled as scripts/build-electron.ts bundles it (packages stay in node_modules): a static
+    // import of node-opcua anywhere on the way would be hoisted to the top of the bundle.
+    const outfile = join(await makeTempDir(), 'main.js');
+    await build({
+      entryPoints: [join(REPO_ROOT, 'electron', 'main.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'silent',
+    });
+    const bundle = await readFile(outfile, 'utf8');
+    expect(bundle.match(/^import\b[^;]*["']node-opcua["']/gm)).toBeNull();
+    expect(bundle.match(/\bimport\(\s*["']node-opcua["']\s*\)/g)).toHaveLength(1);
+  });
 
   it('serves anonymous, unencrypted clients on loopback when OPCUA_ALLOW_ANONYMOUS=1', async () => {
     const core = await serve({

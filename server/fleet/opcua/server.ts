@@ -1,23 +1,11 @@
 // The read-only OPC UA server (node-opcua), loaded only when OPCUA_PORT is set. Read-only twice over:
 // every variable of the machine is CurrentRead, and the Write and Call services themselves refuse
 // every operation, so no node of the standard address space can be changed or invoked either.
+// node-opcua itself is imported dynamically here too: bundled into the Electron main process, a
+// static import would be hoisted to the top of the bundle and loaded at every start.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { format } from 'node:util';
-import {
-  CallMethodResult,
-  type CallRequest,
-  CallResponse,
-  MessageSecurityMode,
-  nodesets,
-  OPCUAServer,
-  SecurityPolicy,
-  StatusCodes,
-  setErrorLogger,
-  setWarningLogger,
-  UserNameIdentityToken,
-  type WriteRequest,
-  WriteResponse,
-} from 'node-opcua';
+import type * as NodeOpcua from 'node-opcua';
 import { VERSION } from '../../../bridge/version.ts';
 import type { OpcuaConfig } from '../../config/opcua.ts';
 import type { Logger } from '../../log.ts';
@@ -33,46 +21,55 @@ export interface RunningOpcuaServer {
   stop(): Promise<void>;
 }
 
-type WriteMessage = Parameters<OPCUAServer['_on_WriteRequest']>[0];
-type CallMessage = Parameters<OPCUAServer['_on_CallRequest']>[0];
-type Channel = Parameters<OPCUAServer['_on_WriteRequest']>[1];
+type WriteMessage = Parameters<NodeOpcua.OPCUAServer['_on_WriteRequest']>[0];
+type CallMessage = Parameters<NodeOpcua.OPCUAServer['_on_CallRequest']>[0];
+type Channel = Parameters<NodeOpcua.OPCUAServer['_on_WriteRequest']>[1];
+type X509Check = Parameters<NodeOpcua.OPCUAServer['isValidX509IdentityToken']>;
 
-type X509Check = Parameters<OPCUAServer['isValidX509IdentityToken']>;
+/** An OPCUAServer that answers every Write with BadNotWritable and every Call with BadUserAccessDenied. */
+function readOnlyServer(opcua: typeof NodeOpcua) {
+  const { CallMethodResult, CallResponse, OPCUAServer, StatusCodes, WriteResponse } = opcua;
+  return class ReadOnlyServer extends OPCUAServer {
+    // node-opcua offers user certificates on every endpoint; the one way in is the configured user.
+    protected override isValidX509IdentityToken(...args: X509Check): void {
+      const callback = args[5];
+      callback(null, StatusCodes.BadIdentityTokenRejected);
+    }
 
-/** Answers every Write with BadNotWritable and every Call with BadUserAccessDenied, whatever the node. */
-class ReadOnlyServer extends OPCUAServer {
-  // node-opcua offers user certificates on every endpoint; the one way in is the configured user.
-  protected override isValidX509IdentityToken(...args: X509Check): void {
-    const callback = args[5];
-    callback(null, StatusCodes.BadIdentityTokenRejected);
-  }
-
-  protected override _on_WriteRequest(message: WriteMessage, channel: Channel): void {
-    const request = message.request as WriteRequest;
-    void this._apply_on_SessionObject(
-      WriteResponse,
-      message,
-      channel,
-      (_session, sendResponse, sendError) => {
-        const nodes = request.nodesToWrite ?? [];
-        if (nodes.length === 0) return sendError(StatusCodes.BadNothingToDo);
-        sendResponse(new WriteResponse({ results: nodes.map(() => StatusCodes.BadNotWritable) }));
-      },
-    );
-  }
-
-  protected override _on_CallRequest(message: CallMessage, channel: Channel): void {
-    const request = message.request as CallRequest;
-    void this._apply_on_SessionObject(CallResponse, message, channel, (_session, sendResponse, sendError) => {
-      const methods = request.methodsToCall ?? [];
-      if (methods.length === 0) return sendError(StatusCodes.BadNothingToDo);
-      sendResponse(
-        new CallResponse({
-          results: methods.map(() => new CallMethodResult({ statusCode: StatusCodes.BadUserAccessDenied })),
-        }),
+    protected override _on_WriteRequest(message: WriteMessage, channel: Channel): void {
+      const request = message.request as NodeOpcua.WriteRequest;
+      void this._apply_on_SessionObject(
+        WriteResponse,
+        message,
+        channel,
+        (_session, sendResponse, sendError) => {
+          const nodes = request.nodesToWrite ?? [];
+          if (nodes.length === 0) return sendError(StatusCodes.BadNothingToDo);
+          sendResponse(new WriteResponse({ results: nodes.map(() => StatusCodes.BadNotWritable) }));
+        },
       );
-    });
-  }
+    }
+
+    protected override _on_CallRequest(message: CallMessage, channel: Channel): void {
+      const request = message.request as NodeOpcua.CallRequest;
+      void this._apply_on_SessionObject(
+        CallResponse,
+        message,
+        channel,
+        (_session, sendResponse, sendError) => {
+          const methods = request.methodsToCall ?? [];
+          if (methods.length === 0) return sendError(StatusCodes.BadNothingToDo);
+          sendResponse(
+            new CallResponse({
+              results: methods.map(
+                () => new CallMethodResult({ statusCode: StatusCodes.BadUserAccessDenied }),
+              ),
+            }),
+          );
+        },
+      );
+    }
+  };
 }
 
 export async function startOpcuaServer(options: {
@@ -82,9 +79,11 @@ export async function startOpcuaServer(options: {
   logger: Logger;
 }): Promise<RunningOpcuaServer> {
   const { config, feed, logger } = options;
-  routeLibraryLogs(logger);
+  const opcua = await import('node-opcua');
+  const { MessageSecurityMode, SecurityPolicy, UserNameIdentityToken, nodesets } = opcua;
+  routeLibraryLogs(opcua, logger);
   const applicationUri = `urn:towpath:${config.workstationId}`;
-  const certificate = await applicationCertificate({
+  const certificate = await applicationCertificate(opcua, {
     dataDir: options.dataDir,
     workstationId: config.workstationId,
     name: config.name,
@@ -93,6 +92,7 @@ export async function startOpcuaServer(options: {
   });
   const bare = config.host.replace(/^\[|\]$/g, '');
   const anyAddress = bare === '0.0.0.0' || bare === '::';
+  const ReadOnlyServer = readOnlyServer(opcua);
   const server = new ReadOnlyServer({
     port: config.port,
     host: bare,
@@ -125,6 +125,7 @@ export async function startOpcuaServer(options: {
   });
   await server.initialize();
   const model = new MachineryModel(
+    opcua,
     server.engine.addressSpace as NonNullable<typeof server.engine.addressSpace>,
     {
       workstationId: config.workstationId,
@@ -190,8 +191,8 @@ function userCheck(user: OpcuaConfig['user']): (username: string, password: stri
 }
 
 /** node-opcua prints its warnings to the console; here they go to the JSON log instead. */
-function routeLibraryLogs(logger: Logger): void {
+function routeLibraryLogs(opcua: typeof NodeOpcua, logger: Logger): void {
   const child = logger.child({ component: 'opcua' });
-  setWarningLogger((...args: unknown[]) => child.debug({ event: 'opcua.library' }, format(...args)));
-  setErrorLogger((...args: unknown[]) => child.warn({ event: 'opcua.library' }, format(...args)));
+  opcua.setWarningLogger((...args: unknown[]) => child.debug({ event: 'opcua.library' }, format(...args)));
+  opcua.setErrorLogger((...args: unknown[]) => child.warn({ event: 'opcua.library' }, format(...args)));
 }
