@@ -98,7 +98,7 @@ export async function startOpcuaServer(options: {
     host: bare,
     // On a specific address the endpoint names it; on all of them, this PC's name.
     ...(anyAddress ? {} : { hostname: bare.includes(':') ? `[${bare}]` : bare }),
-    nodeset_filename: [nodesets.standard, nodesets.di, nodesets.ia, nodesets.machinery],
+    nodesets: [nodesets.standard, nodesets.di, nodesets.ia, nodesets.machinery],
     serverCertificateManager: certificate.store,
     // Never consulted (user certificates are refused), but given so node-opcua makes no store of
     // its own in the user's home folder.
