@@ -42,6 +42,8 @@ export interface JobRecord {
   reason: string | null;
   /** The profile's controller queue depth when the job ran (what resume counts back by). */
   queueDepth: number;
+  /** The job this one takes up again from a checkpoint (a resume); null for any other job. */
+  continues: number | null;
 }
 
 export interface JobList {
@@ -88,4 +90,5 @@ export const JOB_CSV_COLUMNS = [
   'lastAcknowledgedLine',
   'outcome',
   'reason',
+  'continues',
 ] as const satisfies readonly (keyof JobRecord)[];

@@ -59,6 +59,8 @@ export interface MachineControllerOptions {
 /** What the job history says about a job besides its program: the file name the client gave. */
 export interface JobLabel {
   name?: string | undefined;
+  /** The job a resume takes up again (its id in the history). */
+  continues?: number | undefined;
 }
 
 /**
@@ -245,7 +247,7 @@ export class MachineController {
     this.#ensureFree();
     this.#ending = undefined;
     const job = this.host.startJob(program);
-    this.#record(job.done, { program, sha256, name: label.name, dryRun: false });
+    this.#record(job.done, { program, sha256, name: label.name, dryRun: false, continues: label.continues });
     this.#jobStarted(job.done);
     return { total: job.total };
   }
@@ -421,7 +423,13 @@ export class MachineController {
   /** Writes the job to the history as it starts, while it runs and as it ends. */
   #record(
     done: Promise<JobOutcome>,
-    job: { program: Program; sha256: string; name: string | undefined; dryRun: boolean },
+    job: {
+      program: Program;
+      sha256: string;
+      name: string | undefined;
+      dryRun: boolean;
+      continues?: number | undefined;
+    },
   ) {
     if (!this.#history) return;
     const status = this.host.status();
@@ -436,6 +444,7 @@ export class MachineController {
         port: job.dryRun ? (status.port ?? profile?.port ?? null) : status.port,
         total: job.program.total,
         queueDepth: profile?.queueDepth ?? DEFAULT_QUEUE_DEPTH,
+        continues: job.continues ?? null,
       },
       done,
       subscribe: (listener) => this.host.subscribe(listener),

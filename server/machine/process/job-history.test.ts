@@ -156,7 +156,7 @@ describe('the job history', () => {
       expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       const lines = csv.text.split('\r\n');
       expect(lines[0]).toBe(
-        'id,program,sha256,dryRun,profile,port,startedAt,endedAt,sent,acknowledged,total,lastAcknowledgedLine,outcome,reason',
+        'id,program,sha256,dryRun,profile,port,startedAt,endedAt,sent,acknowledged,total,lastAcknowledgedLine,outcome,reason,continues',
       );
       expect(lines).toHaveLength(5);
       // A dry run while connected names the port it would have used.
@@ -164,7 +164,7 @@ describe('the job history', () => {
       // A name that starts like a formula is written as text; quotes and commas are quoted.
       expect(lines[2]).toMatch(/^\d+,'=cmd\.gcode,/);
       expect(lines[3]).toContain(',"two, ""quoted"".gcode",');
-      expect(lines[3]).toMatch(/,3,3,3,4,completed,$/);
+      expect(lines[3]).toMatch(/,3,3,3,4,completed,,$/);
     }
 
     const bad: [string, string][] = [

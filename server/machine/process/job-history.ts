@@ -23,6 +23,8 @@ export interface JobStart {
   port: string | null;
   total: number;
   queueDepth: number;
+  /** The job a resume takes up again. */
+  continues?: number | null;
 }
 
 export interface JobProgressRow {
@@ -53,6 +55,7 @@ interface Row {
   outcome: JobRecord['outcome'];
   reason: string | null;
   queue_depth: number;
+  continues: number | null;
 }
 
 export class JobHistory {
@@ -69,8 +72,8 @@ export class JobHistory {
     const now = this.#now().toISOString();
     const { lastInsertRowid } = this.#db
       .prepare(
-        `INSERT INTO jobs (program, sha256, dry_run, profile_id, profile, port, started_at, total, outcome, queue_depth, seen_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)`,
+        `INSERT INTO jobs (program, sha256, dry_run, profile_id, profile, port, started_at, total, outcome, queue_depth, seen_at, continues)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)`,
       )
       .run(
         job.program,
@@ -83,6 +86,7 @@ export class JobHistory {
         job.total,
         job.queueDepth,
         now,
+        job.continues ?? null,
       );
     return Number(lastInsertRowid);
   }
@@ -177,6 +181,7 @@ function toRecord(row: Row): JobRecord {
     outcome: row.outcome,
     reason: row.reason,
     queueDepth: row.queue_depth,
+    continues: row.continues,
   };
 }
 

@@ -37,6 +37,8 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX jobs_started ON jobs (started_at);
    CREATE INDEX jobs_outcome ON jobs (outcome);`,
+  // A resumed job names the job it takes up again.
+  'ALTER TABLE jobs ADD COLUMN continues INTEGER;',
 ];
 
 export type MachineDatabase = BetterSqlite3.Database;

@@ -15,9 +15,12 @@ import type { MachineStatus } from '../../../engine/machine/types.ts';
 import { readCheckpoints } from '../../../engine/plan/checkpoints.ts';
 import { createHttpApp } from '../../http/app.ts';
 import { REFERENCE_ROOT } from '../../testing/reference.ts';
+import { makeTempDir } from '../../testing/workstation.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../testing/pty-pair.ts';
 import { MachineController } from './controller.ts';
+import { JobHistory } from './job-history.ts';
+import { openMachineDatabase } from './machine-db.ts';
 import { machineRoutes } from './routes.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -30,10 +33,13 @@ const PROGRAM = join(REFERENCE_ROOT, 'conf_valid_helical', 'expected-xab.gcode')
 async function serve() {
   const pair: PtyPair = await createPtyPair();
   cleanups.push(() => pair.dispose());
-  const machine = new MachineController({ timings: { bootIdleMs: 50 } });
+  const database = openMachineDatabase(await makeTempDir());
+  cleanups.push(async () => database.close());
+  const history = new JobHistory(database);
+  const machine = new MachineController({ timings: { bootIdleMs: 50 }, history });
   cleanups.push(() => machine.close());
   const app: FastifyInstance = createHttpApp(pino({ level: 'silent' }), 'lan');
-  await app.register(machineRoutes, { machine, allowRemote: () => false, allowedRoots: [tmpdir()] });
+  await app.register(machineRoutes, { machine, allowRemote: () => false, allowedRoots: [tmpdir()], history });
   await app.listen({ host: '127.0.0.1', port: 0 });
   cleanups.push(() => app.close());
   const address = app.server.address();
@@ -54,7 +60,7 @@ async function serve() {
     cleanups.push(() => onPort.close());
     return onPort;
   };
-  return { pair, post, status, machine, fake };
+  return { pair, post, status, machine, fake, history };
 }
 
 let last: (() => unknown) | undefined;
@@ -70,7 +76,7 @@ describe('POST /api/machine/resume-job', () => {
   it('after an e-stop, streams the lead-in and then the tail from the suggested checkpoint', async () => {
     const text = await readFile(PROGRAM, 'utf8');
     const all = prepareProgram(text).commands.map((c) => c.command);
-    const { pair, post, status, fake } = await serve();
+    const { pair, post, status, fake, history } = await serve();
     const first = await fake();
     expect((await post(MACHINE_ROUTES.connect, { port: pair.near })).status).toBe(200);
     expect((await post(MACHINE_ROUTES.job, { gcode: text })).status).toBe(202);
@@ -89,19 +95,22 @@ describe('POST /api/machine/resume-job', () => {
     const second = await fake(replugged, 0);
     const again = await post(MACHINE_ROUTES.connect, { port: replugged.near });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
+    // Connecting again cleared the controller's record of the stopped job: the job history says
+    // how far it got and which job the resumed one continues.
+    expect(status().job).toBeNull();
+    const [stoppedRecord] = history.list({ limit: 1 });
+    expect(stoppedRecord).toMatchObject({ outcome: 'e-stopped', acknowledged });
     const answer = await post(MACHINE_ROUTES.resumeJob, {
       gcode: text,
       checkpoint: 'auto',
       towAttached: true,
-      acknowledged,
-      continues: 7,
     });
     expect(answer.status).toBe(202);
     const resumed = answer.body as unknown as ResumeJobResponse;
     const { checkpoints } = readCheckpoints(text);
     const suggested = suggestCheckpoint(checkpoints, acknowledged, DEFAULT_QUEUE_DEPTH);
     expect(resumed.checkpoint.index).toBe(suggested?.index);
-    expect(resumed.continues).toBe(7);
+    expect(resumed.continues).toBe(stoppedRecord?.id);
     expect(resumed.leadIn).toHaveLength(6);
     await until(() => status().state === 'completed', 'the resumed job to complete', 80_000);
 
@@ -111,6 +120,12 @@ describe('POST /api/machine/resume-job', () => {
     // What the first job certainly executed ends exactly where the resumed job's tail begins.
     expect(first.fake.commands.slice(0, from)).toEqual(all.slice(0, from));
     expect(from).toBeLessThanOrEqual(acknowledged - DEFAULT_QUEUE_DEPTH);
+    // The history has the resumed job as a new job naming the one it continues.
+    await until(() => history.list({ limit: 1 })[0]?.outcome === 'completed', 'the history to close the job');
+    expect(history.list({ limit: 1 })[0]).toMatchObject({
+      continues: stoppedRecord?.id,
+      total: resumed.total,
+    });
   }, 120_000);
 
   it('refuses bad requests with the reason and starts nothing', async () => {
@@ -132,6 +147,7 @@ describe('POST /api/machine/resume-job', () => {
       [{ checkpoint: 'auto', towAttached: true }, 400, /gcode: give the program as gcode or as path/],
       [{ gcode: text, checkpoint: 1, towAttached: 'yes' }, 400, /towAttached: must be true or false/],
       [{ gcode: text, checkpoint: 'auto', towAttached: true }, 400, /No stopped job is known here/],
+      [{ gcode: text, checkpoint: 2, towAttached: true, acknowledged: 900, continues: 0 }, 400, /continues/],
       [
         { gcode: text, checkpoint: 'auto', towAttached: true, acknowledged: 5 },
         400,

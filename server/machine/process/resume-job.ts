@@ -5,7 +5,7 @@
 // power cycle). What is streamed is the lead-in and then the program's tail, as an ordinary job.
 import { readFile } from 'node:fs/promises';
 import { SimulationError } from '../../../engine/errors.ts';
-import type { ResumeJobRequest, ResumeJobResponse } from '../../../engine/machine/contract.ts';
+import type { JobRecord, ResumeJobRequest, ResumeJobResponse } from '../../../engine/machine/contract.ts';
 import { ProgramError } from '../../../engine/machine/program.ts';
 import {
   DEFAULT_QUEUE_DEPTH,
@@ -16,13 +16,22 @@ import {
 import type { MachineStatus } from '../../../engine/machine/types.ts';
 import { describeCheckpoint, readCheckpoints } from '../../../engine/plan/checkpoints.ts';
 import type { MachineController } from './controller.ts';
+import type { JobHistory } from './job-history.ts';
 
 export interface ResumeMachine {
   status(): MachineStatus;
   /** The connected profile's queue depth, if it has one. */
   queueDepth?: number | undefined;
+  /**
+   * The last streamed job, from the job history, when it ended without completing: how far it got
+   * survives a reconnect there, where the controller's own record of it does not.
+   */
+  stoppedJob?: Pick<JobRecord, 'id' | 'acknowledged' | 'queueDepth' | 'program'> | undefined;
   /** Starts the resumed program as a job; resolves once it runs. */
-  start(gcode: string): Promise<{ total: number }>;
+  start(
+    gcode: string,
+    label: { name?: string | undefined; continues?: number | undefined },
+  ): Promise<{ total: number }>;
 }
 
 /** Builds the resumed program for `request` (its program already read as `text`) and starts it. */
@@ -31,7 +40,8 @@ export async function startResumedJob(
   request: Omit<ResumeJobRequest, 'gcode' | 'path'>,
   text: string,
 ): Promise<ResumeJobResponse> {
-  const acknowledged = request.acknowledged ?? lastAcknowledged(machine.status());
+  const stopped = machine.stoppedJob;
+  const acknowledged = request.acknowledged ?? lastAcknowledged(machine.status()) ?? stopped?.acknowledged;
   if (acknowledged === undefined) {
     throw new ProgramError(
       'No stopped job is known here to resume (the connection was opened again since): give acknowledged, the commands the stopped job acknowledged',
@@ -49,7 +59,7 @@ export async function startResumedJob(
       `The stopped job acknowledged ${acknowledged} commands but this program has ${read.end.command}: is it the program that stopped?`,
     );
   }
-  const queueDepth = request.queueDepth ?? machine.queueDepth ?? DEFAULT_QUEUE_DEPTH;
+  const queueDepth = request.queueDepth ?? machine.queueDepth ?? stopped?.queueDepth ?? DEFAULT_QUEUE_DEPTH;
   const checkpoint =
     request.checkpoint === 'auto'
       ? suggestCheckpoint(read.checkpoints, acknowledged, queueDepth)
@@ -73,7 +83,11 @@ export async function startResumedJob(
     pause: request.pause ?? !request.towAttached,
     axisFormat: machine.status().axisFormat ?? read.axisFormat,
   });
-  const { total } = await machine.start(resumedProgram(text, read.header, checkpoint, leadIn));
+  const continues = request.continues ?? stopped?.id;
+  const { total } = await machine.start(resumedProgram(text, read.header, checkpoint, leadIn), {
+    name: stopped?.program ?? undefined,
+    continues,
+  });
   return {
     total,
     checkpoint: {
@@ -83,7 +97,7 @@ export async function startResumedJob(
       description: describeCheckpoint(checkpoint),
     },
     leadIn,
-    continues: request.continues ?? null,
+    continues: continues ?? null,
     status: machine.status(),
   };
 }
@@ -102,6 +116,7 @@ export async function resumeJob(
   machine: MachineController,
   request: ResumeJobRequest,
   source: { path: string; encoding: BufferEncoding; shown: string },
+  history?: Pick<JobHistory, 'list'>,
 ): Promise<ResumeJobResponse> {
   let text: string;
   try {
@@ -117,9 +132,16 @@ export async function resumeJob(
     {
       status: () => machine.status(),
       queueDepth: machine.profile?.queueDepth,
-      start: (gcode) => machine.startJob({ gcode }),
+      stoppedJob: history ? lastStoppedJob(history) : undefined,
+      start: (gcode, label) => machine.startJob({ gcode }, label),
     },
     resume,
     text,
   );
+}
+
+/** The newest streamed job in the history, if it ended without completing. */
+function lastStoppedJob(history: Pick<JobHistory, 'list'>): JobRecord | undefined {
+  const last = history.list({ limit: 50 }).find((job) => !job.dryRun);
+  return last && last.outcome !== 'completed' && last.outcome !== 'running' ? last : undefined;
 }

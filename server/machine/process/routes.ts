@@ -275,7 +275,7 @@ export async function machineRoutes(
           encoding: 'latin1' as const,
           shown: parsed.path as string,
         };
-    return reply.code(202).send(await resumeJob(machine, parsed, source));
+    return reply.code(202).send(await resumeJob(machine, parsed, source, history));
   });
 
   app.post(MACHINE_ROUTES.pause, async () => machine.pause());
