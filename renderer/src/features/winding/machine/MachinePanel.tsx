@@ -126,6 +126,15 @@ export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
         </p>
       )}
 
+      {/* Outside the connection form: the profile dialog holds a form of its own. */}
+      <ProfilePicker
+        profiles={profiles}
+        chosen={profileId}
+        onChoose={setChosenProfile}
+        port={port}
+        chooseDisabled={!control || connected || busy}
+        editDisabled={!control}
+      />
       <form
         className="machine__connection"
         onSubmit={(event) => {
@@ -135,14 +144,6 @@ export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
             void machine.connect({ port: port.trim(), baudRate: baud, axisFormat });
         }}
       >
-        <ProfilePicker
-          profiles={profiles}
-          chosen={profileId}
-          onChoose={setChosenProfile}
-          port={port}
-          chooseDisabled={!control || connected || busy}
-          editDisabled={!control}
-        />
         <label>
           Serial port{' '}
           <input
