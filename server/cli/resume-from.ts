@@ -4,7 +4,7 @@
 // (`--acknowledged`, else the last job of the workstation's machine process): the controller is
 // assumed to have kept its coordinates (docs/operating.md, "Resume, step by step").
 
-import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
+import { type JobList, MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import { type Program, prepareProgram } from '../../engine/machine/program.ts';
 import {
   DEFAULT_QUEUE_DEPTH,
@@ -112,19 +112,21 @@ export async function resumeProgram(
   };
 }
 
-/** The acknowledged commands of the last job of the workstation's machine process, if one runs. */
+/**
+ * The acknowledged commands of the workstation's last streamed job when it ended without
+ * completing: the machine process's status while the connection it ran on is open, else its job
+ * history. Undefined when no workstation runs or its last job completed.
+ */
 async function lastAcknowledged(io: CliIo): Promise<number | undefined> {
   const record = await readMachineFile(dataDirOf(io.env));
   if (!record || !processExists(record.pid)) return undefined;
-  const response = await fetch(new URL(MACHINE_ROUTES.status, record.url));
-  if (!response.ok) return undefined;
-  const status = (await response.json()) as MachineStatus;
-  if (
-    !status.job ||
-    status.state === 'completed' ||
-    status.state === 'streaming' ||
-    status.state === 'paused'
-  )
-    return undefined;
-  return status.job.acknowledged;
+  const ask = async <T>(path: string): Promise<T | undefined> => {
+    const response = await fetch(new URL(path, record.url));
+    return response.ok ? ((await response.json()) as T) : undefined;
+  };
+  const status = await ask<MachineStatus>(MACHINE_ROUTES.status);
+  if (status?.state === 'streaming' || status?.state === 'paused') return undefined;
+  if (status?.job && status.state !== 'completed') return status.job.acknowledged;
+  const last = (await ask<JobList>(`${MACHINE_ROUTES.jobs}?limit=50`))?.jobs.find((job) => !job.dryRun);
+  return last && last.outcome !== 'completed' && last.outcome !== 'running' ? last.acknowledged : undefined;
 }

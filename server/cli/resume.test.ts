@@ -59,9 +59,9 @@ describe('towpath checkpoints', () => {
     const table = await testIo();
     expect(await main(['checkpoints', GCODE], table)).toBe(0);
     const lines = out(table).trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^#\s+line\s+command\s+where\s+X\s+A\s+B\s+re-zero\s+tow m\s+time s$/);
+    expect(lines[0]).toMatch(/^\s*#\s+line\s+command\s+where\s+X\s+A\s+B\s+re-zero\s+tow m\s+time s$/);
     expect(lines).toHaveLength(expected.checkpoints.length + 2);
-    expect(lines[1]).toMatch(/^1\s+\d+\s+\d+\s+Layer 1 of 1 \(helical\), start/);
+    expect(lines[1]).toMatch(/^\s*1\s+\d+\s+\d+\s+Layer 1 of 1 \(helical\), start/);
     expect(lines.at(-1)).toBe(
       `${expected.checkpoints.length} checkpoints; the program ends at line ${expected.end.line - 1} after ${expected.end.command} commands, ${expected.end.tow_m.toFixed(2)} m of tow`,
     );
