@@ -40,3 +40,22 @@ export function pyJsonDumps(value: JsonValue): string {
   for (const [key, member] of value) members.push(`${pyJsonString(key)}:${pyJsonDumps(member)}`);
   return `{${members.join(',')}}`;
 }
+
+/**
+ * Python's `json.dumps(value, indent=2)`: how a definition is written back after an edit, in the
+ * layout the reference's own files use (floats as Python writes them, `70.0`, NaN and Infinity as
+ * the decoder reads them back).
+ */
+export function pyJsonDumpsIndented(value: JsonValue, indent = '  ', at = ''): string {
+  if (value === null || typeof value !== 'object' || value instanceof JsonNumber) return pyJsonDumps(value);
+  const inner = at + indent;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => inner + pyJsonDumpsIndented(item, indent, inner)).join(',\n')}\n${at}]`;
+  }
+  if (value.size === 0) return '{}';
+  const members: string[] = [];
+  for (const [key, member] of value)
+    members.push(`${inner}${pyJsonString(key)}: ${pyJsonDumpsIndented(member, indent, inner)}`);
+  return `{\n${members.join(',\n')}\n${at}}`;
+}

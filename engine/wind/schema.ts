@@ -5,20 +5,31 @@
 // `WindDefinition` the planner receives.
 import { z } from 'zod';
 
-const positive = (description: string, alias?: string) =>
-  z
-    .number()
-    .gt(0)
-    .meta(alias === undefined ? { description } : { description, 'x-alias': alias });
+/**
+ * What a form shows for a field: its label and unit (a design studio builds its forms from these,
+ * so the words and units live here once, beside the description and range).
+ */
+interface FieldText {
+  title: string;
+  unit?: string;
+  description: string;
+  alias?: string;
+}
 
-const positiveInteger = (description: string, alias: string) =>
-  z.int().gt(0).meta({ description, 'x-alias': alias });
+function fieldMeta({ title, unit, description, alias }: FieldText): Record<string, string> {
+  return {
+    title,
+    description,
+    ...(unit === undefined ? {} : { 'x-unit': unit }),
+    ...(alias === undefined ? {} : { 'x-alias': alias }),
+  };
+}
 
-const flag = (description: string, alias?: string) =>
-  z
-    .boolean()
-    .default(false)
-    .meta(alias === undefined ? { description } : { description, 'x-alias': alias });
+const positive = (text: FieldText) => z.number().gt(0).meta(fieldMeta(text));
+
+const positiveInteger = (text: FieldText) => z.int().gt(0).meta(fieldMeta(text));
+
+const flag = (text: FieldText) => z.boolean().default(false).meta(fieldMeta(text));
 
 const windType = <T extends string>(tag: T) =>
   z.literal(tag).meta({ description: 'Layer kind; the discriminator.', 'x-alias': 'wind_type' });
@@ -26,26 +37,55 @@ const windType = <T extends string>(tag: T) =>
 export const HoopLayerSchema = z
   .object({
     windType: windType('hoop'),
-    terminal: flag('Winds one way and ends at the far end; no layer may follow it.'),
+    terminal: flag({
+      title: 'Terminal',
+      description: 'Winds one way and ends at the far end; no layer may follow it.',
+    }),
   })
   .meta({ id: 'HoopLayer', title: 'HoopLayer' });
 
 export const HelicalLayerSchema = z
   .object({
     windType: windType('helical'),
-    windAngle: positive(
-      'Fibre angle from the mandrel axis, degrees (the planner accepts 1–89).',
-      'wind_angle',
-    ),
-    patternNumber: positiveInteger('Number of evenly spaced start positions.', 'pattern_number'),
-    skipIndex: positiveInteger('Stride between start positions.', 'skip_index'),
-    lockDegrees: positive('Mandrel dwell rotation at each turn-around, degrees.', 'lock_degrees'),
-    leadInMM: positive('Carriage travel over which the head ramps to its laying angle, mm.', 'lead_in_mm'),
-    leadOutDegrees: positive(
-      'Mandrel rotation after each pass while the head returns, degrees.',
-      'lead_out_degrees',
-    ),
-    skipInitialNearLock: flag('Omit the initial lock-and-re-zero move.', 'skip_initial_near_lock'),
+    windAngle: positive({
+      title: 'Wind angle',
+      unit: '°',
+      description: 'Fibre angle from the mandrel axis, degrees (the planner accepts 1–89).',
+      alias: 'wind_angle',
+    }),
+    patternNumber: positiveInteger({
+      title: 'Pattern number',
+      description: 'Number of evenly spaced start positions.',
+      alias: 'pattern_number',
+    }),
+    skipIndex: positiveInteger({
+      title: 'Skip index',
+      description: 'Stride between start positions.',
+      alias: 'skip_index',
+    }),
+    lockDegrees: positive({
+      title: 'Lock rotation',
+      unit: '°',
+      description: 'Mandrel dwell rotation at each turn-around, degrees.',
+      alias: 'lock_degrees',
+    }),
+    leadInMM: positive({
+      title: 'Lead-in',
+      unit: 'mm',
+      description: 'Carriage travel over which the head ramps to its laying angle, mm.',
+      alias: 'lead_in_mm',
+    }),
+    leadOutDegrees: positive({
+      title: 'Lead-out rotation',
+      unit: '°',
+      description: 'Mandrel rotation after each pass while the head returns, degrees.',
+      alias: 'lead_out_degrees',
+    }),
+    skipInitialNearLock: flag({
+      title: 'Skip initial near lock',
+      description: 'Omit the initial lock-and-re-zero move.',
+      alias: 'skip_initial_near_lock',
+    }),
   })
   .meta({ id: 'HelicalLayer', title: 'HelicalLayer' });
 
@@ -54,7 +94,14 @@ export const SkipLayerSchema = z
     windType: windType('skip'),
     mandrelRotation: z
       .number()
-      .meta({ description: 'Mandrel turn with no fibre laid, degrees.', 'x-alias': 'mandrel_rotation' }),
+      .meta(
+        fieldMeta({
+          title: 'Mandrel rotation',
+          unit: '°',
+          description: 'Mandrel turn with no fibre laid, degrees.',
+          alias: 'mandrel_rotation',
+        }),
+      ),
   })
   .meta({ id: 'SkipLayer', title: 'SkipLayer' });
 
@@ -107,7 +154,12 @@ export const DomeSchema = z
       description:
         'Dome shape: a hemisphere, an ellipsoid of the given aspect, the geodesic-isotensoid of its opening and the band, or the given points.',
     }),
-    polarOpeningDiameter: positive('Diameter of the polar opening (the boss), mm.', 'polar_opening_diameter'),
+    polarOpeningDiameter: positive({
+      title: 'Polar opening diameter',
+      unit: 'mm',
+      description: 'Diameter of the polar opening (the boss), mm.',
+      alias: 'polar_opening_diameter',
+    }),
     aspect: z.number().gt(0).nullable().default(null).meta({
       description: 'Ellipsoidal dome: its height over the cylinder radius (1 is a hemisphere).',
     }),
@@ -134,9 +186,20 @@ export const DomesSchema = z
 
 export const MandrelParametersSchema = z
   .object({
-    diameter: positive('Mandrel diameter, mm (on a cone the large end, at z = 0).'),
-    windLength: positive('Carriage travel 0…windLength, mm.', 'wind_length'),
+    diameter: positive({
+      title: 'Diameter',
+      unit: 'mm',
+      description: 'Mandrel diameter, mm (on a cone the large end, at z = 0).',
+    }),
+    windLength: positive({
+      title: 'Wind length',
+      unit: 'mm',
+      description: 'Carriage travel 0…windLength, mm.',
+      alias: 'wind_length',
+    }),
     endDiameter: z.number().gt(0).nullable().default(null).meta({
+      title: 'End diameter',
+      'x-unit': 'mm',
       description:
         'Diameter at z = windLength, mm. Smaller than diameter: a reducing cone, wound from the large end (schemaVersion 1.1 or later). Null, absent or equal to diameter: a cylinder.',
       'x-alias': 'end_diameter',
@@ -154,8 +217,12 @@ export const MandrelParametersSchema = z
 
 export const TowParametersSchema = z
   .object({
-    width: positive('Tow width, mm.'),
-    thickness: positive('Tow thickness, mm (only echoed in the G-code header).'),
+    width: positive({ title: 'Width', unit: 'mm', description: 'Tow width, mm.' }),
+    thickness: positive({
+      title: 'Thickness',
+      unit: 'mm',
+      description: 'Tow thickness, mm (only echoed in the G-code header).',
+    }),
   })
   .meta({ id: 'TowParameters', title: 'TowParameters' });
 
@@ -198,13 +265,19 @@ export const WindDefinitionSchema = z
       .regex(/^1\.\d+$/)
       .default('1.0')
       .meta({
+        title: 'Schema version',
         description: 'Format version; any 1.x (a cone or a vessel needs 1.1 or later).',
         'x-alias': 'schema_version',
       }),
     layers: z.array(LayerSchema).meta({ description: 'Layers in winding order; may be empty.' }),
     mandrelParameters: MandrelParametersSchema.meta({ 'x-alias': 'mandrel_parameters' }),
     towParameters: TowParametersSchema.meta({ 'x-alias': 'tow_parameters' }),
-    defaultFeedRate: positive('Feed rate for every move, mm/min.', 'default_feed_rate'),
+    defaultFeedRate: positive({
+      title: 'Feed rate',
+      unit: 'mm/min',
+      description: 'Feed rate for every move, mm/min.',
+      alias: 'default_feed_rate',
+    }),
     machine: MachineSchema.nullable().default(null).meta({
       description:
         'The winding machine: its delivery eye and carriage travel, used and checked by geodesic layers (the carriage travel by every layer); null or absent: X = z and no limits.',

@@ -4,6 +4,8 @@ import { isBusy, MACHINE_ROUTES } from '#engine/machine/contract.ts';
 import { formatBytes } from '../../ui/format.ts';
 import { ProgressBar } from '../../ui/ProgressBar.tsx';
 import { DefinitionView } from './DefinitionView.tsx';
+import { DesignView } from './design/DesignView.tsx';
+import { useDesign } from './design/useDesign.ts';
 import { dryRun, namedJobUrl } from './machine/dry-run.ts';
 import { MachinePanel } from './machine/MachinePanel.tsx';
 import { useMachine } from './machine/useMachine.ts';
@@ -16,6 +18,9 @@ const ACCEPT = '.wind,.gcode,.nc,.ngc,.g,.txt';
 export default function WindingPage() {
   const program = useProgram();
   const machine = useMachine();
+  // The design studio's working copy lives here, so it survives a look at the Viewer tab.
+  const [view, setView] = useState<'viewer' | 'design'>('viewer');
+  const design = useDesign(program.client, program.options, program.adopt, () => setView('design'));
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
   /** The load generation whose program the machine is streaming (its progress drives the view). */
@@ -67,7 +72,7 @@ export default function WindingPage() {
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a shortcut; "Open file" does the same by keyboard
     <section
-      className={`page winding${dragging ? ' winding--dragging' : ''}`}
+      className={`page winding${dragging ? ' winding--dragging' : ''}${view === 'design' ? ' winding--design' : ''}`}
       onDragOver={(event) => {
         event.preventDefault();
         setDragging(true);
@@ -76,6 +81,23 @@ export default function WindingPage() {
       onDrop={onDrop}
     >
       <h1>Winding</h1>
+      <div role="tablist" aria-label="Winding views" className="winding__tabs">
+        <button type="button" role="tab" aria-selected={view === 'viewer'} onClick={() => setView('viewer')}>
+          Viewer
+        </button>
+        <button type="button" role="tab" aria-selected={view === 'design'} onClick={() => setView('design')}>
+          Design
+        </button>
+      </div>
+      {view === 'design' && (
+        <DesignView
+          design={design}
+          client={program.client}
+          options={program.options}
+          onOptions={(options) => void program.setOptions(options)}
+          onSaveGcode={() => void program.saveGcode()}
+        />
+      )}
       <div className="winding__open toolbar">
         <button type="button" onClick={openClicked} disabled={busy}>
           Open file
@@ -142,7 +164,7 @@ export default function WindingPage() {
 
       <div className="winding__layout">
         <div className="winding__main">
-          {loaded && (
+          {loaded && view === 'viewer' && (
             <DefinitionView
               result={loaded}
               options={program.options}
@@ -151,7 +173,7 @@ export default function WindingPage() {
               busy={busy}
             />
           )}
-          {loaded?.ok && (
+          {loaded?.ok && view === 'viewer' && (
             <ToolpathView geometry={loaded.geometry} client={program.client} machineLine={machineLine} />
           )}
         </div>

@@ -1,7 +1,7 @@
 // The open program of the Winding area: opening (picker, drop, recent, desktop dialog), the plan
 // options, and the worker that holds the program.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { desktopApi } from '../../lib/desktop.ts';
+import { desktopApi, nativeOpener } from '../../lib/desktop.ts';
 import { PreviewClient, type ProgressReport } from './preview/client.ts';
 import type { LoadResult, PlanOptionsState } from './preview/protocol.ts';
 import { listRecent, type RecentEntry, rememberRecent } from './recent.ts';
@@ -33,6 +33,8 @@ export interface ProgramControls {
   saveGcode(): Promise<void>;
   /** What the last save did ("Saved to …", or why it failed). */
   saveNote: string | null;
+  /** Shows a plan the worker already holds (the design studio's), as if it had been opened. */
+  adopt(result: LoadResult): void;
 }
 
 export function useProgram(): ProgramControls {
@@ -115,15 +117,7 @@ export function useProgram(): ProgramControls {
     [openFile, openPath],
   );
 
-  const api = desktopApi();
-  const openNative =
-    api?.readFile === undefined
-      ? undefined
-      : async () => {
-          // The dialog offers definitions first; its "All files" filter reaches G-code.
-          const chosen = await api.openFile('wind');
-          if (!chosen.canceled) await openPath(chosen.path);
-        };
+  const openNative = nativeOpener(openPath);
 
   const loaded = state.phase === 'loaded' && state.result.ok ? state.result : null;
   const saveGcode = useCallback(async () => {
@@ -165,7 +159,14 @@ export function useProgram(): ProgramControls {
     [client, state, settle, progressFor],
   );
 
+  const adopt = useCallback((result: LoadResult) => {
+    setSaveNote(null);
+    setState({ phase: 'loaded', result });
+    if (result.ok) setGeneration((g) => g + 1);
+  }, []);
+
   return {
+    adopt,
     state,
     options,
     recent,

@@ -1,6 +1,6 @@
-// "Save G-code": in the desktop app through the native save dialog (the typed preload API), the
-// bytes written in pieces straight from the worker's Blob; in a browser as a download. The program
-// stays a Blob on the page — never one big string — whichever way it goes.
+// "Save G-code" and "Save definition": in the desktop app through the native save dialog (the
+// typed preload API), the bytes written in pieces straight from a Blob; in a browser as a
+// download. A program stays a Blob on the page — never one big string — whichever way it goes.
 import type { TowpathDesktopApi } from '../../../lib/desktop.ts';
 import { downloadBlob } from '../../../ui/download.ts';
 
@@ -19,17 +19,26 @@ export function gcodeName(name: string): string {
   return /\.(gcode|nc|ngc|g)$/.test(lower) ? name : `${name}.gcode`;
 }
 
+/**
+ * Saves a G-code program or (`kind` 'wind') a definition; a definition's `current` path is saved
+ * over without a dialog when the desktop app allows it (one the operator opened or saved).
+ */
 export async function saveProgram(
   blob: Blob,
   name: string,
   desktop: TowpathDesktopApi | undefined,
+  { kind = 'gcode', current }: { kind?: 'gcode' | 'wind'; current?: string } = {},
 ): Promise<SaveOutcome> {
   const writeFile = desktop?.writeFile;
   if (!desktop || !writeFile) {
     downloadBlob(blob, name);
     return { kind: 'downloaded', name };
   }
-  const chosen = await desktop.saveFile({ kind: 'gcode', suggestedPath: name });
+  const chosen = await desktop.saveFile({
+    kind,
+    suggestedPath: name,
+    ...(current === undefined ? {} : { current }),
+  });
   if (chosen.canceled) return { kind: 'canceled' };
   let offset = 0;
   do {
