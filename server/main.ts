@@ -122,6 +122,7 @@ export async function startWorkstation(config: Config, options: StartOptions = {
   if (config.realtimeGateway.enabled)
     services.gatewayMetrics = async () => ({ ...gateway.metrics.snapshot() });
   if (fleet) services.shopLinks.fleet = () => fleet.runtime();
+  if (config.opcua) services.shopLinks.opcua = () => opcua.status();
   // Temporary plan files a crash left behind, in the folders plans went to (within today's roots).
   const outputFolders = await OutputFolders.open(dataDir, logger);
   await outputFolders.removeStaleTemporaries(await createPathPolicy(config.winding.allowedRoots));

@@ -7,11 +7,11 @@ import { type Mosquitto, startMosquitto } from '../testing/mosquitto.ts';
 import type { FleetRuntime } from './publisher.ts';
 
 const QUERY =
-  '{ adminRuntimeMetrics { fleet { connected broker topic lastPublishAt lastError conflict } opcua { listening endpoint } } }';
+  '{ adminRuntimeMetrics { fleet { connected broker topic lastPublishAt lastError conflict } opcua { listening endpoint clients } } }';
 
 interface Links {
   fleet: Omit<FleetRuntime, never> | null;
-  opcua: unknown;
+  opcua: { listening: boolean; endpoint: string | null; clients: number } | null;
 }
 
 let f: Fixture | undefined;
@@ -35,6 +35,20 @@ describe('fleet status in adminRuntimeMetrics', () => {
     f = await startFixture();
     expect(await links()).toEqual({ fleet: null, opcua: null });
   });
+
+  it('shows whether the OPC UA server listens, where, and for how many sessions', async () => {
+    f = await startFixture({
+      OPCUA_PORT: '0',
+      OPCUA_HOST: '127.0.0.1',
+      OPCUA_ALLOW_ANONYMOUS: '1',
+      FLEET_WORKSTATION_ID: 'diag-ua',
+    });
+    await eventually(async () => (await links()).opcua?.listening === true, 30_000);
+    const { opcua, fleet } = await links();
+    expect(fleet).toBeNull();
+    expect(opcua?.endpoint).toMatch(/^opc\.tcp:\/\/[^/]+:\d+/);
+    expect(opcua?.clients).toBe(0);
+  }, 60_000);
 
   it('shows the broker, the topic, the last publish and the last error', async () => {
     broker = await startMosquitto();

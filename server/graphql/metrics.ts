@@ -1,4 +1,5 @@
 import type { Now } from '../clock.ts';
+import type { OpcuaStatus } from '../fleet/opcua/service.ts';
 import type { FleetRuntime } from '../fleet/publisher.ts';
 import type { Logger } from '../log.ts';
 
@@ -79,21 +80,13 @@ function round(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-/** The read-only OPC UA server's view of itself. */
-export interface OpcuaLinkStatus {
-  listening: boolean;
-  endpoint: string;
-  sessionCount: number;
-  lastError: string | null;
-}
-
 /**
  * How this workstation reaches the shop beyond its own doors, each null while switched off
  * (FLEET_BROKER_URL, OPCUA_PORT unset); read at query time, for they change with the network.
  */
 export interface ShopLinks {
   fleet(): FleetRuntime | null;
-  opcua(): OpcuaLinkStatus | null;
+  opcua(): OpcuaStatus | null;
 }
 
 export const NO_SHOP_LINKS: ShopLinks = { fleet: () => null, opcua: () => null };

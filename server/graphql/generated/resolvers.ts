@@ -598,11 +598,16 @@ export type MutationUpsertDashboardAccessArgs = {
 /** This workstation's read-only OPC UA server. */
 export type OpcuaRuntimeStatus = {
   __typename?: 'OpcuaRuntimeStatus';
-  /** The endpoint URL clients connect to (opc.tcp://…). */
-  endpoint: Scalars['String']['output'];
+  /** Sessions open now. */
+  clients: Scalars['Int']['output'];
+  /** The endpoint clients connect to (opc.tcp://host:port); null until it listens. */
+  endpoint?: Maybe<Scalars['String']['output']>;
+  /** Why it is not listening, or its latest problem. */
   lastError?: Maybe<Scalars['String']['output']>;
+  /** Listening for OPC UA clients now. */
   listening: Scalars['Boolean']['output'];
-  sessionCount: Scalars['Int']['output'];
+  /** When it started listening (ISO 8601 UTC), or null. */
+  startedAt?: Maybe<Scalars['String']['output']>;
 };
 
 /** A reset token for an admin to hand over by any channel; shown only once. */
@@ -1199,10 +1204,11 @@ export interface ObjectScalarConfig extends GraphQLScalarTypeConfig<ResolversTyp
 }
 
 export type OpcuaRuntimeStatusResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['OpcuaRuntimeStatus'] = ResolversParentTypes['OpcuaRuntimeStatus']> = {
-  endpoint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  clients?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  endpoint?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   lastError?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   listening?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  sessionCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  startedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type PasswordResetTokenResolvers<ContextType = RequestContext, ParentType extends ResolversParentTypes['PasswordResetToken'] = ResolversParentTypes['PasswordResetToken']> = {

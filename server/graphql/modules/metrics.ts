@@ -54,11 +54,16 @@ export const typeDefs = /* GraphQL */ `
 
   "This workstation's read-only OPC UA server."
   type OpcuaRuntimeStatus {
+    "Listening for OPC UA clients now."
     listening: Boolean!
-    "The endpoint URL clients connect to (opc.tcp://…)."
-    endpoint: String!
-    sessionCount: Int!
+    "The endpoint clients connect to (opc.tcp://host:port); null until it listens."
+    endpoint: String
+    "Sessions open now."
+    clients: Int!
+    "Why it is not listening, or its latest problem."
     lastError: String
+    "When it started listening (ISO 8601 UTC), or null."
+    startedAt: String
   }
 
   type AdminRuntimeMetrics {
@@ -96,7 +101,10 @@ export const resolvers: Resolvers = {
   AdminRuntimeMetrics: {
     gateway: async (_, __, context) => gatewayShape(await context.services.gatewayMetrics()),
     fleet: (_, __, context) => context.services.shopLinks.fleet(),
-    opcua: (_, __, context) => context.services.shopLinks.opcua(),
+    opcua: (_, __, context) => {
+      const status = context.services.shopLinks.opcua();
+      return status && { ...status, listening: status.endpoint !== null };
+    },
   },
 };
 

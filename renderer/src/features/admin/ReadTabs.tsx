@@ -183,9 +183,9 @@ function ShopLinks({ result }: { result: UseQueryState<AdminShopLinksQuery> }) {
       {opcua ? (
         <Figures
           entries={[
-            ['Listening', opcua.listening ? 'yes' : 'no'],
-            ['Endpoint', opcua.endpoint],
-            ['Sessions', opcua.sessionCount],
+            ['Listening', opcua.listening ? `yes, since ${when(opcua.startedAt)}` : 'no'],
+            ['Endpoint', opcua.endpoint ?? 'none yet'],
+            ['Sessions', opcua.clients],
             ['Last error', opcua.lastError ?? 'none'],
           ]}
         />
