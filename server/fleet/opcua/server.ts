@@ -76,6 +76,7 @@ export async function startOpcuaServer(options: {
   config: OpcuaConfig;
   dataDir: string;
   feed: MachineValueSource;
+  /** The OPC UA server's own logger (component opcua). */
   logger: Logger;
 }): Promise<RunningOpcuaServer> {
   const { config, feed, logger } = options;
@@ -123,41 +124,43 @@ export async function startOpcuaServer(options: {
     allowAnonymous: config.allowAnonymous,
     userManager: { isValidUser: userCheck(config.user) },
   });
-  await server.initialize();
-  const model = new MachineryModel(
-    opcua,
-    server.engine.addressSpace as NonNullable<typeof server.engine.addressSpace>,
-    {
-      workstationId: config.workstationId,
-      name: config.name,
-      model: config.model,
-      softwareRevision: VERSION,
-      productInstanceUri: applicationUri,
-    },
-    feed.value,
-  );
-  let failedUpdate = false;
-  const unsubscribe = feed.onChange((value) => {
-    // The feed's other listeners (the MQTT publisher, dashboards) must never hear of a failure here.
-    try {
-      model.update(value);
-    } catch (error) {
-      if (!failedUpdate)
-        logger.error({ event: 'opcua.error', err: error }, 'opcua.error: a value was not served');
-      failedUpdate = true;
-    }
-  });
-  server.on('session_activated', (session, token) =>
-    logger.info(
-      {
-        event: 'opcua.session',
-        user: token instanceof UserNameIdentityToken ? token.userName : 'anonymous',
-        securityMode: MessageSecurityMode[session.channel?.securityMode ?? MessageSecurityMode.Invalid],
-      },
-      'opcua.session',
-    ),
-  );
+  let unsubscribe = () => {};
+  // Whatever goes wrong from here on, nothing is left listening or watching the certificate folder.
   try {
+    await server.initialize();
+    const model = new MachineryModel(
+      opcua,
+      server.engine.addressSpace as NonNullable<typeof server.engine.addressSpace>,
+      {
+        workstationId: config.workstationId,
+        name: config.name,
+        model: config.model,
+        softwareRevision: VERSION,
+        productInstanceUri: applicationUri,
+      },
+      feed.value,
+    );
+    let failedUpdate = false;
+    unsubscribe = feed.onChange((value) => {
+      // The feed's other listeners (the MQTT publisher, dashboards) must never hear of a failure here.
+      try {
+        model.update(value);
+      } catch (error) {
+        if (!failedUpdate)
+          logger.error({ event: 'opcua.error', err: error }, 'opcua.error: a value was not served');
+        failedUpdate = true;
+      }
+    });
+    server.on('session_activated', (session, token) =>
+      logger.info(
+        {
+          event: 'opcua.session',
+          user: token instanceof UserNameIdentityToken ? token.userName : 'anonymous',
+          securityMode: MessageSecurityMode[session.channel?.securityMode ?? MessageSecurityMode.Invalid],
+        },
+        'opcua.session',
+      ),
+    );
     await server.start();
   } catch (error) {
     unsubscribe();
@@ -192,7 +195,6 @@ function userCheck(user: OpcuaConfig['user']): (username: string, password: stri
 
 /** node-opcua prints its warnings to the console; here they go to the JSON log instead. */
 function routeLibraryLogs(opcua: typeof NodeOpcua, logger: Logger): void {
-  const child = logger.child({ component: 'opcua' });
-  opcua.setWarningLogger((...args: unknown[]) => child.debug({ event: 'opcua.library' }, format(...args)));
-  opcua.setErrorLogger((...args: unknown[]) => child.warn({ event: 'opcua.library' }, format(...args)));
+  opcua.setWarningLogger((...args: unknown[]) => logger.debug({ event: 'opcua.library' }, format(...args)));
+  opcua.setErrorLogger((...args: unknown[]) => logger.warn({ event: 'opcua.library' }, format(...args)));
 }

@@ -74,7 +74,12 @@ export class OpcuaService {
   async #start(config: OpcuaConfig, feed: MachineValueSource): Promise<void> {
     try {
       const { startOpcuaServer } = await import('./server.ts');
-      const running = await startOpcuaServer({ ...this.#options, config, feed });
+      const running = await startOpcuaServer({
+        config,
+        feed,
+        dataDir: this.#options.dataDir,
+        logger: this.#logger,
+      });
       if (this.#stopped) {
         await running.stop();
         return;
