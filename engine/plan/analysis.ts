@@ -87,7 +87,9 @@ export function analysisPositions(vessel: Vessel, count = ANALYSIS_POINTS): { z:
     const at = (total * k) / (count - 1);
     while (piece < s.length - 2 && (s[piece + 1] ?? 0) < at) piece++;
     const length = (s[piece + 1] ?? 0) - (s[piece] ?? 0);
-    const t = length > 0 ? Math.min(1, (at - (s[piece] ?? 0)) / length) : 0;
+    // The ends are the chain's own end vertices, not sums of lengths that round either way: the
+    // band's inner edge sits on the opening, where thickness grows like √(r − c_in).
+    const t = k === count - 1 ? 1 : length > 0 ? Math.min(1, (at - (s[piece] ?? 0)) / length) : 0;
     z.push((chain.z[piece] ?? 0) + t * ((chain.z[piece + 1] ?? 0) - (chain.z[piece] ?? 0)));
     r.push((chain.r[piece] ?? 0) + t * ((chain.r[piece + 1] ?? 0) - (chain.r[piece] ?? 0)));
   }

@@ -4,6 +4,7 @@ import type { SimulationSummary } from '#engine/gcode/types.ts';
 import type { PlanSummary } from '#engine/plan/types.ts';
 import { downloadBlob } from '../../ui/download.ts';
 import { formatDuration, formatNumber } from '../../ui/format.ts';
+import { AnalysisPlots } from './analysis/AnalysisPlots.tsx';
 import type { LoadResult, PlanOptionsState, ProgramError } from './preview/protocol.ts';
 import { gcodeName } from './save/save-program.ts';
 
@@ -15,6 +16,7 @@ export function metricsJson(plan: PlanSummary): string {
     towMeters: plan.towMeters,
     axisFormat: plan.axisFormat,
     layers: plan.layers,
+    ...(plan.analysis === undefined ? {} : { analysis: plan.analysis }),
   })}\n`;
 }
 
@@ -203,6 +205,7 @@ export function DefinitionView({
             </button>
           </div>
           <LayerTable plan={result.plan} />
+          <AnalysisPlots plan={result.plan} />
         </>
       )}
       {result.ok && !result.plan && <SimulationFigures summary={result.simulation} />}
