@@ -17,6 +17,7 @@ const session = new PreviewSession(post);
 const scene = new WorkerScene(
   (stats) => post({ type: 'scene-frame', id: 0, stats }),
   (message) => post({ type: 'scene-error', id: 0, message }),
+  (stats) => post({ type: 'unwrapped-frame', id: 0, stats }),
 );
 // One request at a time, in order: a chunk must not overtake the open that announced it, nor a
 // scene command the canvas it is meant for.

@@ -4,6 +4,7 @@
 // and the page draws the scene itself.
 import type { SceneCommand } from '../scene/commands.ts';
 import type { SceneStats } from '../scene/toolpath-scene.ts';
+import type { UnwrappedCommand, UnwrappedStats } from '../scene/unwrapped-canvas.ts';
 import {
   type CommandLine,
   isSceneRequest,
@@ -86,6 +87,7 @@ export class PreviewClient {
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
   #sceneListener: SceneListener | null = null;
+  #unwrappedListener: ((stats: UnwrappedStats) => void) | null = null;
   /** The edit being planned (planText): a newer one answers it as cancelled at once. */
   #textPlan: number | null = null;
   /** The worker draws the 3D view on the page's transferred canvas (else the page draws it). */
@@ -109,6 +111,25 @@ export class PreviewClient {
   ): Promise<void> {
     this.#sceneListener = listener;
     (await this.#port).post({ type: 'scene-attach', id: 0, canvas, ...size }, [canvas]);
+  }
+
+  /** Hands the unwrapped view's canvas to the worker, which draws it from each program's geometry. */
+  async attachUnwrapped(
+    canvas: OffscreenCanvas,
+    size: { width: number; height: number; pixelRatio: number },
+    listener: (stats: UnwrappedStats) => void,
+  ): Promise<void> {
+    this.#unwrappedListener = listener;
+    (await this.#port).post({ type: 'scene-unwrapped-attach', id: 0, canvas, ...size }, [canvas]);
+  }
+
+  async unwrappedCommand(command: UnwrappedCommand): Promise<void> {
+    (await this.#port).post({ type: 'scene-unwrapped', id: 0, command });
+  }
+
+  async detachUnwrapped(): Promise<void> {
+    this.#unwrappedListener = null;
+    (await this.#port).post({ type: 'scene-unwrapped-detach', id: 0 });
   }
 
   async sceneCommand(command: SceneCommand): Promise<void> {
@@ -231,6 +252,10 @@ export class PreviewClient {
   #receive(answer: WorkerAnswer): void {
     if (answer.type === 'scene-frame') {
       this.#sceneListener?.frame(answer.stats);
+      return;
+    }
+    if (answer.type === 'unwrapped-frame') {
+      this.#unwrappedListener?.(answer.stats);
       return;
     }
     if (answer.type === 'scene-error') {

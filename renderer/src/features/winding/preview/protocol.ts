@@ -5,6 +5,7 @@ import type { SimulationSummary } from '#engine/gcode/types.ts';
 import type { AxisFormat, PlanSummary } from '#engine/plan/types.ts';
 import type { SceneCommand } from '../scene/commands.ts';
 import type { SceneStats } from '../scene/toolpath-scene.ts';
+import type { UnwrappedCommand, UnwrappedStats } from '../scene/unwrapped-canvas.ts';
 import type { MandrelProfile } from './mandrel-profile.ts';
 
 export type ProgramKind = 'wind' | 'gcode';
@@ -107,12 +108,32 @@ export type WorkerRequest =
       pixelRatio: number;
     }
   | { type: 'scene'; id: number; command: SceneCommand }
-  | { type: 'scene-detach'; id: number };
+  | { type: 'scene-detach'; id: number }
+  /** The unwrapped view's canvas, drawn here like the 3D view's; it follows the 3D view's timeline. */
+  | {
+      type: 'scene-unwrapped-attach';
+      id: number;
+      canvas: OffscreenCanvas;
+      width: number;
+      height: number;
+      pixelRatio: number;
+    }
+  | { type: 'scene-unwrapped'; id: number; command: UnwrappedCommand }
+  | { type: 'scene-unwrapped-detach'; id: number };
 
 /** Requests for the scene the worker draws; they get no answer (frames are reported as they are drawn). */
 export type SceneRequest = Extract<
   WorkerRequest,
-  { type: 'scene-host' | 'scene-attach' | 'scene' | 'scene-detach' }
+  {
+    type:
+      | 'scene-host'
+      | 'scene-attach'
+      | 'scene'
+      | 'scene-detach'
+      | 'scene-unwrapped-attach'
+      | 'scene-unwrapped'
+      | 'scene-unwrapped-detach';
+  }
 >;
 /** Requests about the open program, answered by the preview session. */
 export type ProgramRequest = Exclude<WorkerRequest, SceneRequest>;
@@ -143,5 +164,7 @@ export type WorkerAnswer =
   | { type: 'failed'; id: number; message: string }
   /** A frame the worker drew (id 0: not an answer to one request). */
   | { type: 'scene-frame'; id: 0; stats: SceneStats }
+  /** A frame of the unwrapped view the worker drew. */
+  | { type: 'unwrapped-frame'; id: 0; stats: UnwrappedStats }
   /** The worker could not draw (no WebGL there, a lost context): the view says so. */
   | { type: 'scene-error'; id: 0; message: string };

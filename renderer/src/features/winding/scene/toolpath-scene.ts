@@ -462,7 +462,8 @@ export class ToolpathScene {
       g.setAttribute('end', new InterleavedBufferAttribute(positions, 3, 3));
       g.setAttribute('command', new InterleavedBufferAttribute(commands, 1, 1));
       const layer = new InterleavedBufferAttribute(layers, 1, 1);
-      layer.gpuType = IntType;
+      // three reads gpuType on interleaved attributes too, though its types do not declare it.
+      (layer as unknown as { gpuType: number }).gpuType = IntType;
       g.setAttribute('layer', layer);
       g.instanceCount = geometry.vertexCount - 1;
       for (const buffer of [positions, commands, layers]) counted(buffer);
