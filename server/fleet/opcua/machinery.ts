@@ -41,9 +41,8 @@ export class MachineryModel {
   readonly machine: UAObject;
   readonly #itemState: UAStateMachineEx;
   readonly #variables: { variable: UAVariable; dataType: Scalar; read: (m: MachineValue) => unknown }[];
-  #state: MachineryItemState | null = null;
-
   readonly #dataType: typeof NodeOpcua.DataType;
+  #state: MachineryItemState | null = null;
 
   /** `opcua` is node-opcua, loaded by the caller when the server starts. */
   constructor(
