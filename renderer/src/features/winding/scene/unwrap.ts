@@ -2,13 +2,18 @@
 // mandrel angle 0–360° down, from the engine's preview arrays. A segment that crosses 0°/360° is
 // drawn as two pieces, one leaving the bottom edge and one entering at the top (or the other way).
 
+/** Degrees below 360 that are the seam itself (float32 positions carry about 6e-4° of noise there). */
+const SEAM_SNAP = 2e-3;
+
 /** Per vertex, its mandrel angle in degrees, 0 ≤ a < 360 (from y = r·cos θ, z = r·sin θ). */
 export function vertexAngles(positions: Float32Array, vertexCount: number): Float32Array {
   const angles = new Float32Array(vertexCount);
   for (let k = 0; k < vertexCount; k++) {
     let a = (Math.atan2(positions[3 * k + 2] as number, positions[3 * k + 1] as number) * 180) / Math.PI;
     if (a < 0) a += 360;
-    if (a >= 360) a -= 360;
+    // A vertex exactly on the seam, read back from float32 positions, can land a hair below 360°:
+    // it is 0°, or a move that only touches the seam would be split twice.
+    if (a >= 360 - SEAM_SNAP) a = 0;
     angles[k] = a;
   }
   return angles;
