@@ -16,6 +16,7 @@ export const SUITES = [
   'dashboards-ui',
   'dashboards',
   'datasource-security',
+  'design-keystroke',
   'gateway',
   'gcode',
   'graphql-hostile',
@@ -27,6 +28,7 @@ export const SUITES = [
   'plan',
   'startup',
   'stream-stop',
+  'vessel',
   'winding-ui',
   'winding',
 ] as const;
