@@ -16,7 +16,6 @@ export const SUITES = [
   'dashboards-ui',
   'dashboards',
   'datasource-security',
-  'design-keystroke',
   'gateway',
   'gcode',
   'graphql-hostile',
