@@ -10,7 +10,9 @@ import { SimulationError } from '../errors.ts';
 import { GcodeSimulator } from '../gcode/simulator.ts';
 import { fmt6, pmod } from '../numeric.ts';
 import {
+  CHECKPOINT_SLICE_LINES,
   type Checkpoint,
+  checkpointSlices,
   definitionCheckpoints,
   type ProgramState,
   readCheckpoints,
@@ -202,6 +204,21 @@ describe('checkpoints', () => {
     // Every layer after the first starts in a frame moved back by the layers before it.
     expect(layers[layers.length - 1]?.rezero).toBeGreaterThan(0);
     expect(layers[0]?.rezero).toBe(0);
+  });
+
+  it('read in slices give the same result, yielding every CHECKPOINT_SLICE_LINES lines', () => {
+    const text = golden('multi_layer', 'xab') as string;
+    const steps = checkpointSlices(text, { stateAfterCommand: 1234 });
+    let yields = 0;
+    let step = steps.next();
+    while (!step.done) {
+      yields++;
+      step = steps.next();
+    }
+    const lines = text.split('\n').length - 1;
+    expect(yields).toBe(Math.floor((lines - 1) / CHECKPOINT_SLICE_LINES));
+    expect(step.value).toEqual(readCheckpoints(text, { stateAfterCommand: 1234 }));
+    expect(step.value.at?.command).toBe(1234);
   });
 
   it('refuse a program without the planner comments, and one that does not simulate', () => {

@@ -87,6 +87,25 @@ export function readCheckpoints(
   text: string,
   options: { stateAfterCommand?: number } = {},
 ): ProgramCheckpoints {
+  const steps = checkpointSlices(text, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Lines read between two yields of `checkpointSlices`. */
+export const CHECKPOINT_SLICE_LINES = 2048;
+
+/**
+ * readCheckpoints in slices: yields after every CHECKPOINT_SLICE_LINES lines and returns the
+ * result, so a process whose event loop must stay free (the machine process) can read a long
+ * program between other work.
+ */
+export function* checkpointSlices(
+  text: string,
+  options: { stateAfterCommand?: number } = {},
+): Generator<void, ProgramCheckpoints, undefined> {
   const simulator = new GcodeSimulator();
   const encoder = new TextEncoder();
   const lines = programLines(text);
@@ -115,6 +134,7 @@ export function readCheckpoints(
   };
   if (want === 0) at = stateBefore(1);
   for (let i = 0; i < lines.length; i++) {
+    if (i > 0 && i % CHECKPOINT_SLICE_LINES === 0) yield;
     const line = lines[i] as string;
     const trimmed = line.trim();
     if (trimmed.startsWith(';')) {

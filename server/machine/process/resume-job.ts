@@ -5,7 +5,14 @@
 // power cycle). What is streamed is the lead-in and then the program's tail, as an ordinary job.
 import { readFile } from 'node:fs/promises';
 import { SimulationError } from '../../../engine/errors.ts';
-import type { JobRecord, ResumeJobRequest, ResumeJobResponse } from '../../../engine/machine/contract.ts';
+import {
+  isBusy,
+  type JobRecord,
+  type ResumeJobRequest,
+  type ResumeJobResponse,
+} from '../../../engine/machine/contract.ts';
+import { MachineStateError } from '../../../engine/machine/errors.ts';
+import { BUSY_MESSAGE } from '../../../engine/machine/host.ts';
 import { ProgramError } from '../../../engine/machine/program.ts';
 import {
   DEFAULT_QUEUE_DEPTH,
@@ -14,7 +21,11 @@ import {
   suggestCheckpoint,
 } from '../../../engine/machine/resume.ts';
 import type { MachineStatus } from '../../../engine/machine/types.ts';
-import { describeCheckpoint, readCheckpoints } from '../../../engine/plan/checkpoints.ts';
+import {
+  checkpointSlices,
+  describeCheckpoint,
+  type ProgramCheckpoints,
+} from '../../../engine/plan/checkpoints.ts';
 import type { MachineController } from './controller.ts';
 import type { JobHistory } from './job-history.ts';
 
@@ -47,9 +58,12 @@ export async function startResumedJob(
       'No stopped job is known here to resume (the connection was opened again since): give acknowledged, the commands the stopped job acknowledged',
     );
   }
-  let read: ReturnType<typeof readCheckpoints>;
+  // Refused before the program is read: reading it takes the event loop in slices, and a job's
+  // e-stop must not wait behind a request that could not have started anyway.
+  if (isBusy(machine.status().state)) throw new MachineStateError(BUSY_MESSAGE);
+  let read: ProgramCheckpoints;
   try {
-    read = readCheckpoints(text, { stateAfterCommand: acknowledged });
+    read = await inSlices(checkpointSlices(text, { stateAfterCommand: acknowledged }));
   } catch (error) {
     if (error instanceof SimulationError) throw new ProgramError(error.message);
     throw error;
@@ -144,4 +158,13 @@ export async function resumeJob(
 function lastStoppedJob(history: Pick<JobHistory, 'list'>): JobRecord | undefined {
   const last = history.list({ limit: 50 }).find((job) => !job.dryRun);
   return last && last.outcome !== 'completed' && last.outcome !== 'running' ? last : undefined;
+}
+
+/** Runs a sliced computation, letting the event loop (the e-stop, the serial port) in between slices. */
+async function inSlices<T>(steps: Generator<void, T, undefined>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
