@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { MACHINE_ROUTES, type ResumeJobResponse } from '#engine/machine/contract.ts';
 import type { MachineStatus } from '#engine/machine/types.ts';
-import { type ProgramCheckpoints, readCheckpoints } from '#engine/plan/checkpoints.ts';
+import { checkpointSlices, type ProgramCheckpoints } from '#engine/plan/checkpoints.ts';
 import { RestError, requestJson } from '../../../lib/rest.ts';
 
 /** How far a stopped job got, in the open program's commands. */
@@ -79,7 +79,13 @@ export function useResume(
   const checkpoints = useCallback(async () => {
     const blob = await source?.programBlob();
     if (!blob) throw new Error('No program is open');
-    return readCheckpoints(await blob.text());
+    // In slices, so a long program does not freeze the page (and its e-stop button) while it is read.
+    const steps = checkpointSlices(await blob.text());
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
   }, [source]);
 
   const start = useCallback(
