@@ -21,6 +21,9 @@ export interface SoftLimitViolation {
 
 const KEY: Record<ManualAxis, 'x' | 'a' | 'b'> = { X: 'x', A: 'a', B: 'b' };
 
+/** Commands checked between two yields of `softLimitCheck`: a few milliseconds of work. */
+export const SOFT_LIMIT_SLICE = 2000;
+
 /**
  * The first line whose move takes an axis beyond the profile's soft limits, or undefined. `start`
  * is where the controller last said the axes stand (0 for an axis not known).
@@ -30,6 +33,19 @@ export function firstSoftLimitViolation(
   profile: MachineProfile,
   start: AxisPosition | undefined,
 ): SoftLimitViolation | undefined {
+  const check = softLimitCheck(program, profile, start);
+  for (let step = check.next(); ; step = check.next()) if (step.done) return step.value;
+}
+
+/**
+ * The same check in slices: it yields after every SOFT_LIMIT_SLICE commands, so a caller whose
+ * event loop must stay free (the machine process, for an e-stop) can let it run between them.
+ */
+export function* softLimitCheck(
+  program: Program,
+  profile: MachineProfile,
+  start: AxisPosition | undefined,
+): Generator<void, SoftLimitViolation | undefined> {
   const limited = MANUAL_AXES.filter((axis) => {
     const limits = profile.axes[axis];
     return limits.min !== null || limits.max !== null;
@@ -42,7 +58,12 @@ export function firstSoftLimitViolation(
   /** Where each axis stands in the controller's coordinates. */
   const at = { x: start?.x ?? 0, a: start?.a ?? 0, b: start?.b ?? 0 };
   let before = simulator.machine;
+  let slice = 0;
   for (const { command, sourceLine } of program.commands) {
+    if (++slice === SOFT_LIMIT_SLICE) {
+      slice = 0;
+      yield;
+    }
     try {
       simulator.push(encoder.encode(`${command}\n`));
     } catch {
@@ -53,7 +74,8 @@ export function firstSoftLimitViolation(
     const after = simulator.machine;
     const word = /^\s*(?:N\d+\s+)?([GM])0*(\d+)/i.exec(command);
     const code = word ? `${(word[1] as string).toUpperCase()}${word[2]}` : '';
-    const homed = code === 'G28' ? homedAxes(command) : [];
+    const homed = code === 'G28' ? namedAxes(command, true) : [];
+    const set = code === 'G92' ? namedAxes(command, false) : [];
     for (const axis of MANUAL_AXES) {
       const key = KEY[axis];
       if (homed.includes(axis)) {
@@ -61,11 +83,12 @@ export function firstSoftLimitViolation(
         at[key] = 0;
         continue;
       }
-      if (after[key] === before[key]) continue;
-      if (code === 'G92') {
+      // A G92 word makes where the axis stands the program's value, whatever the value was before.
+      if (set.includes(axis)) {
         shift[key] = at[key] - after[key];
         continue;
       }
+      if (after[key] === before[key]) continue;
       at[key] = after[key] + shift[key];
       if (!limited.includes(axis)) continue;
       const beyond = outside(profile.axes[axis], at[key]);
@@ -85,8 +108,11 @@ export function firstSoftLimitViolation(
   return undefined;
 }
 
-/** The axes a `G28` line homes: those it names (A or Y, B or Z), or all three when it names none. */
-function homedAxes(command: string): ManualAxis[] {
+/**
+ * The axes a `G28` or `G92` line names (A or Y, B or Z); a `G28` naming none homes all three, a
+ * `G92` naming none sets none.
+ */
+function namedAxes(command: string, noneMeansAll: boolean): ManualAxis[] {
   const letters = command
     .replace(/;.*$/, '')
     .trim()
@@ -98,5 +124,5 @@ function homedAxes(command: string): ManualAxis[] {
       axis === 'X' ? letter === 'X' : axis === 'A' ? 'AY'.includes(letter) : 'BZ'.includes(letter),
     ),
   );
-  return named.length > 0 ? named : [...MANUAL_AXES];
+  return named.length > 0 || !noneMeansAll ? named : [...MANUAL_AXES];
 }
