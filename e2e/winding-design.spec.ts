@@ -326,6 +326,10 @@ test('the Design view with each form open has no serious accessibility violation
   await newDefinition(page, 'Example: multi-layer tube');
   await expect(page.getByRole('list', { name: 'Layers' }).getByRole('listitem')).toHaveCount(5);
   await expect(page.getByRole('table', { name: 'Layers' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('view3d')).not.toHaveAttribute('data-drawn-vertices', '0');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: readmeScreenshot('design-studio.png') });
+  expect(await seriousAxeViolations(page)).toEqual([]);
   // The hint of a layer whose pattern number does not divide its circuits.
   await page
     .getByRole('listitem', { name: 'Layer 2 (helical)' })
@@ -333,7 +337,6 @@ test('the Design view with each form open has no serious accessibility violation
     .fill('4');
   await expect(page.getByTestId('divides-not')).toBeVisible();
   expect(await seriousAxeViolations(page)).toEqual([]);
-  await page.screenshot({ path: readmeScreenshot('design-studio.png') });
   await page.getByRole('tab', { name: 'Source' }).click();
   await expect(page.getByRole('textbox', { name: 'Definition source' })).toBeVisible();
   expect(await seriousAxeViolations(page)).toEqual([]);

@@ -180,13 +180,6 @@ export function DesignView({ design, client, options, onOptions, onSaveGcode }: 
             {preview.planning && <p className="design__planning">Planning…</p>}
             {good && (
               <>
-                <DefinitionView
-                  result={good}
-                  options={options}
-                  onOptions={onOptions}
-                  onSave={onSaveGcode}
-                  busy={false}
-                />
                 <ToolpathView
                   geometry={good.geometry}
                   client={client}
@@ -194,6 +187,13 @@ export function DesignView({ design, client, options, onOptions, onSaveGcode }: 
                   onTimeline={setCommand}
                 />
                 <UnwrappedView geometry={good.geometry} client={client} dimmed={dimmed} command={command} />
+                <DefinitionView
+                  result={good}
+                  options={options}
+                  onOptions={onOptions}
+                  onSave={onSaveGcode}
+                  busy={false}
+                />
               </>
             )}
           </div>
