@@ -41,7 +41,7 @@ function LinePlot({
   const x = linearScale(z[0] ?? 0, z[z.length - 1] ?? 1, MARGIN.left, WIDTH - MARGIN.right);
   const y = linearScale(yDomain[0], yDomain[1], HEIGHT - MARGIN.bottom, MARGIN.top);
   const xTicks = niceTicks(z[0] ?? 0, z[z.length - 1] ?? 1, 6);
-  const yTicks = niceTicks(yDomain[0], yDomain[1], 4);
+  const yTicks = niceTicks(yDomain[0], yDomain[1], 5);
   const captionId = `${id}-caption`;
   const bottom = HEIGHT - MARGIN.bottom;
   return (
