@@ -171,7 +171,10 @@ export class MachineController {
    * origin typed here is followed by a position read, as after the jog pad's.
    */
   async send(command: string): Promise<string[]> {
-    if (/^\s*M112(\s|;|$)/i.test(command)) return this.host.send(command);
+    if (/^\s*M112(\s|;|$)/i.test(command)) {
+      this.#ending = 'e-stopped';
+      return this.host.send(command);
+    }
     this.#refuseDuringJob();
     checkConsoleLine(command);
     return this.#manual(async () => {

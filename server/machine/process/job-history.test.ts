@@ -117,6 +117,15 @@ describe('the job history', () => {
     expect(stopped.acknowledged).toBeLessThan(2000);
   });
 
+  it('records M112 typed in the console during a job as an e-stop', async () => {
+    const b = await bench(3);
+    await b.call('POST', '/api/machine/connect', { port: b.pair.near });
+    await b.call('POST', '/api/machine/job?name=console-stop.gcode', { gcode: program(2000) });
+    await b.fake.until(() => b.fake.commands.length >= 20, 10_000);
+    expect((await b.call('POST', '/api/machine/command', { command: 'M112' })).status).toBe(200);
+    expect(await ended(b)).toMatchObject({ program: 'console-stop.gcode', outcome: 'e-stopped' });
+  });
+
   it('records a job whose controller went away as "controller lost"', async () => {
     const b = await bench(3);
     await b.call('POST', '/api/machine/connect', { port: b.pair.near });
