@@ -6,6 +6,7 @@ import {
   bytesToSave,
   isDirty,
   loadedCopy,
+  TYPING_PAUSE_MS,
   type WorkingCopy,
   type WorkingCopyAction,
   workingCopyReducer,
@@ -63,6 +64,9 @@ describe('working copy', () => {
   it('makes one undo step of a typed value, and undoes and redoes form and source edits alike', () => {
     const typed = run(opened, setDiameter(8), setDiameter(80), setDiameter(800));
     expect(typed.past).toHaveLength(1);
+    // After a pause, typing there again is a step of its own.
+    const later = run(typed, { ...setDiameter(900), at: TYPING_PAUSE_MS } as WorkingCopyAction);
+    expect(later.past).toHaveLength(2);
     const sourced = run(typed, { type: 'source', text: '{"layers": []}' });
     expect(sourced.text).toBe('{"layers": []}');
     const back = run(sourced, { type: 'undo' });

@@ -26,8 +26,10 @@ export interface WorkingCopy {
   past: string[];
   /** Undone texts, next redo last. */
   future: string[];
-  /** The field the last edit typed into: more typing there joins the same undo step. */
+  /** The field the last edit typed into: more typing there soon after joins the same undo step. */
   typing: string | null;
+  /** When that edit was made (ms). */
+  typedAt: number;
 }
 
 export type FormEdit =
@@ -41,8 +43,8 @@ export type FormEdit =
 
 export type WorkingCopyAction =
   | { type: 'load'; name: string; path: string | null; text: string; bytes: Uint8Array | null }
-  | { type: 'edit'; edit: FormEdit; typing?: string }
-  | { type: 'source'; text: string }
+  | { type: 'edit'; edit: FormEdit; typing?: string; at?: number }
+  | { type: 'source'; text: string; at?: number }
   | { type: 'undo' }
   | { type: 'redo' }
   /** `text` is what was written: edits made while the save ran stay unsaved. */
@@ -51,13 +53,26 @@ export type WorkingCopyAction =
 /** How many steps back undo reaches: enough for a session, bounded in memory. */
 export const UNDO_LIMIT = 500;
 
+/** Typing in one field with pauses shorter than this is one undo step; a longer pause starts another. */
+export const TYPING_PAUSE_MS = 1000;
+
 export function loadedCopy(
   name: string,
   text: string,
   path: string | null = null,
   bytes: Uint8Array | null = null,
 ): WorkingCopy {
-  return { name, path, text, savedText: text, savedBytes: bytes, past: [], future: [], typing: null };
+  return {
+    name,
+    path,
+    text,
+    savedText: text,
+    savedBytes: bytes,
+    past: [],
+    future: [],
+    typing: null,
+    typedAt: 0,
+  };
 }
 
 export function isDirty(copy: WorkingCopy): boolean {
@@ -70,11 +85,12 @@ export function bytesToSave(copy: WorkingCopy): Uint8Array {
   return new TextEncoder().encode(copy.text);
 }
 
-function changed(copy: WorkingCopy, text: string, typing: string | null): WorkingCopy {
+function changed(copy: WorkingCopy, text: string, typing: string | null, at = 0): WorkingCopy {
   if (text === copy.text) return copy;
-  const joins = typing !== null && typing === copy.typing && copy.past.length > 0;
+  const joins =
+    typing !== null && typing === copy.typing && at - copy.typedAt < TYPING_PAUSE_MS && copy.past.length > 0;
   const past = joins ? copy.past : [...copy.past, copy.text].slice(-UNDO_LIMIT);
-  return { ...copy, text, past, future: [], typing };
+  return { ...copy, text, past, future: [], typing, typedAt: at };
 }
 
 export function applyFormEdit(text: string, edit: FormEdit): string | null {
@@ -94,10 +110,10 @@ export function workingCopyReducer(copy: WorkingCopy | null, action: WorkingCopy
   switch (action.type) {
     case 'edit': {
       const text = applyFormEdit(copy.text, action.edit);
-      return text === null ? copy : changed(copy, text, action.typing ?? null);
+      return text === null ? copy : changed(copy, text, action.typing ?? null, action.at);
     }
     case 'source':
-      return changed(copy, action.text, 'source');
+      return changed(copy, action.text, 'source', action.at);
     case 'undo': {
       const previous = copy.past.at(-1);
       if (previous === undefined) return copy;
