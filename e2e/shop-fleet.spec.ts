@@ -1,0 +1,165 @@
+// The shop-fleet dashboard in Chromium: three winders publish to one Mosquitto built from
+// docs/fleet.md's recipe (TLS, passwords, ACL, persistence); the third is also the workstation whose
+// LAN door shows the shipped dashboard, imported as a shop would import it, through the gateway with
+// the read-only viewer's credential. A killed winder turns offline on screen, a zero-length retained
+// publish removes its row.
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import mqtt from 'mqtt';
+import { type RecipeBroker, startRecipeBroker } from '../server/fleet/testing/recipe-broker.ts';
+import { gql } from '../server/testing/graphql.ts';
+import { type Running, startNode } from '../server/testing/process.ts';
+import { seriousAxeViolations } from './support/axe.ts';
+import { readmeScreenshot } from './support/screenshots.ts';
+import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startSignedInCore } from './support/towpath-core.ts';
+
+let broker: RecipeBroker;
+let core: Core;
+let token: string;
+const winders: { run: Running; dataDir: string }[] = [];
+
+test.describe.configure({ mode: 'serial' });
+// axe-core is injected as a script, which the app's CSP would refuse.
+test.use({ bypassCSP: true });
+
+function fleetEnv(id: string): Record<string, string> {
+  return {
+    MACHINE_PORT: '0',
+    FLEET_BROKER_URL: broker.url,
+    FLEET_WORKSTATION_ID: id,
+    FLEET_NAME: `Winder ${id.slice(1)}`,
+    FLEET_PASSWORD: broker.passwords[id] as string,
+    FLEET_CA_FILE: broker.caFile,
+    FLEET_KEEPALIVE_SECONDS: '5',
+  };
+}
+
+/** A winder's headless core, publishing to the shop broker. */
+async function winder(id: string): Promise<Running> {
+  const dataDir = await mkdtemp(join(tmpdir(), `towpath-fleet-${id}-`));
+  const run = startNode('server/cli.ts', ['serve'], {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    WINDING_PORT: '0',
+    TOWPATH_DATA_DIR: dataDir,
+    ...fleetEnv(id),
+  });
+  winders.push({ run, dataDir });
+  await run.waitFor(/is running\. Open /);
+  return run;
+}
+
+async function call<T>(query: string, variables: Record<string, unknown>, field: string): Promise<T> {
+  const answer = await gql<Record<string, T>>(core.url, query, { token, variables });
+  const data = answer.data?.[field];
+  if (!data || answer.errors) throw new Error(`${field} failed: ${answer.raw}`);
+  return data;
+}
+
+test.beforeAll(async () => {
+  test.setTimeout(120_000);
+  broker = await startRecipeBroker();
+  // The dashboard's workstation is winder 3; the broker on this PC is loopback, allowed on its port.
+  [core] = await Promise.all([
+    startSignedInCore({ GATEWAY_EGRESS_ALLOW: `loopback:${broker.port}`, ...fleetEnv('w03') }),
+    winder('w01'),
+    winder('w02'),
+  ]);
+  const signedIn = await gql<{ authUser: { token: string } }>(
+    core.url,
+    'mutation($e: String!, $p: String!) { authUser(email: $e, password: $p) { token } }',
+    { variables: { e: ADMIN_EMAIL, p: PASSWORD } },
+  );
+  token = signedIn.data?.authUser.token as string;
+  expect(token, signedIn.raw).toBeTruthy();
+});
+
+test.afterAll(async () => {
+  for (const { run } of winders) run.child.kill('SIGKILL');
+  await core?.stop();
+  await broker?.stop();
+  await Promise.all(winders.map(({ dataDir }) => rm(dataDir, { recursive: true, force: true })));
+});
+
+/** docs/fleet.md §3: the viewer's credential, a broker profile with the shop CA, the shipped board. */
+async function importShopFleet(page: Page): Promise<void> {
+  const credential = await call<{ _id: string }>(
+    'mutation($i: CredentialProfileCreateInput!) { adminCreateCredentialProfile(input: $i) { _id } }',
+    {
+      i: {
+        name: 'Fleet viewer',
+        type: 'BASIC',
+        secret: { username: 'viewer', password: broker.passwords.viewer },
+      },
+    },
+    'adminCreateCredentialProfile',
+  );
+  const profile = await call<{ _id: string }>(
+    'mutation($i: BrokerProfileCreateInput!) { adminCreateBrokerProfile(input: $i) { _id } }',
+    {
+      i: {
+        name: 'Shop broker',
+        brokerUrl: broker.url,
+        credentialProfileId: credential._id,
+        tls: { ca: readFileSync(broker.caFile, 'utf8') },
+        topicAllowlist: ['towpath/v1/#'],
+      },
+    },
+    'adminCreateBrokerProfile',
+  );
+  await page.goto(`${core.url}/dashboards`);
+  await page
+    .getByTestId('import-json-file')
+    .setInputFiles('resources/dashboards/shop-fleet.towpath-dashboard.json');
+  await expect(page.getByRole('heading', { level: 1, name: 'Editing Shop fleet' })).toBeVisible();
+  // The shipped file names a broker profile this workstation does not have: pick the shop's.
+  await page.getByRole('button', { name: 'Datasources' }).click();
+  const sources = page.getByRole('dialog', { name: 'Datasources' });
+  await sources.getByRole('button', { name: 'Edit datasource Fleet' }).click();
+  await sources.getByLabel('Broker profile').selectOption({ label: 'Shop broker' });
+  await sources.getByRole('button', { name: 'Apply datasource' }).click();
+  await sources.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(/Saved revision \d+/)).toBeVisible();
+  expect(profile._id).toBeTruthy();
+  await page.getByRole('button', { name: 'View' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Shop fleet' })).toBeVisible();
+}
+
+test('the shop-fleet dashboard lists every winder, live', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, core.url, ADMIN_EMAIL);
+  await importShopFleet(page);
+
+  const status = page.getByRole('region', { name: 'Status', exact: true });
+  const row = (name: string) => status.getByRole('listitem').filter({ hasText: name });
+  await expect(status.getByRole('listitem')).toHaveCount(3, { timeout: 20_000 });
+  for (const name of ['Winder 01', 'Winder 02', 'Winder 03'])
+    await expect(row(name)).toContainText('(disconnected)');
+  const table = page.getByRole('region', { name: 'Every winder', exact: true });
+  await expect(table.getByRole('row')).toHaveCount(4);
+  expect(await seriousAxeViolations(page)).toEqual([]);
+
+  // A winder's core is killed: the broker's will reaches the screen within 2 s.
+  (winders[1] as { run: Running }).run.child.kill('SIGKILL');
+  await expect(row('Winder 02')).toContainText('(offline)', { timeout: 2000 });
+  await expect(table.getByRole('row').filter({ hasText: 'Winder 02' })).toContainText('offline');
+  await expect(row('Winder 01')).toContainText('(disconnected)');
+  await page.screenshot({ path: readmeScreenshot('shop-fleet.png'), fullPage: true });
+
+  // Decommissioned: a zero-length retained publish on its topic removes the row from the view.
+  const admin = await mqtt.connectAsync(broker.url, {
+    username: 'w02',
+    password: broker.passwords.w02,
+    ca: readFileSync(broker.caFile),
+    reconnectPeriod: 0,
+  });
+  await admin.publishAsync('towpath/v1/w02/state', '', { qos: 1, retain: true });
+  await admin.endAsync();
+  await expect(status.getByRole('listitem')).toHaveCount(2, { timeout: 5000 });
+  await expect(row('Winder 02')).toHaveCount(0);
+  await expect(table.getByRole('row')).toHaveCount(3);
+});
