@@ -11,6 +11,7 @@ import { expect, type Page, test } from '@playwright/test';
 import mqtt from 'mqtt';
 import { type RecipeBroker, startRecipeBroker } from '../server/fleet/testing/recipe-broker.ts';
 import { gql } from '../server/testing/graphql.ts';
+import { signIn as signInForToken } from '../server/testing/graphql-fixture.ts';
 import { type Running, startNode } from '../server/testing/process.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { readmeScreenshot } from './support/screenshots.ts';
@@ -68,13 +69,7 @@ test.beforeAll(async () => {
     winder('w01'),
     winder('w02'),
   ]);
-  const signedIn = await gql<{ authUser: { token: string } }>(
-    core.url,
-    'mutation($e: String!, $p: String!) { authUser(email: $e, password: $p) { token } }',
-    { variables: { e: ADMIN_EMAIL, p: PASSWORD } },
-  );
-  token = signedIn.data?.authUser.token as string;
-  expect(token, signedIn.raw).toBeTruthy();
+  token = await signInForToken(core.url, ADMIN_EMAIL, PASSWORD);
 });
 
 test.afterAll(async () => {
