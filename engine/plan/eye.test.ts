@@ -225,7 +225,10 @@ function contactsOf(k: GeodesicKinematics, d: number, moves: Word[]): Contact[] 
 }
 
 const EYE_CASES: [string, WindDefinition][] = [
-  ['two hemispheres, eye at 95 mm', vessel([geodesic()], undefined, {}, 6, machine())],
+  [
+    'two hemispheres, eye at 95 mm',
+    vessel([geodesic()], undefined, {}, 6, machine({ carriageMin: -300, carriageMax: 600 })),
+  ],
   [
     'a hemisphere and a 0.6 ellipsoid, eye at 120 mm',
     vessel(
@@ -303,6 +306,12 @@ describe('geodesic layer through a delivery eye: the G-code', () => {
       for (const start of circuitStarts) expect(start.x).toBe(circuitStarts[0]?.x);
       for (let i = 1; i < moves.length; i++)
         expect(moves[i]?.a ?? 0).toBeGreaterThanOrEqual((moves[i - 1]?.a ?? 0) - 1e-6);
+      // Every carriage position the layer writes lies within the machine's travel, where it has one.
+      const { carriageMin = null, carriageMax = null } = definition.machine ?? {};
+      for (const w of moves) {
+        if (carriageMin !== null) expect(w.x).toBeGreaterThanOrEqual(carriageMin);
+        if (carriageMax !== null) expect(w.x).toBeLessThanOrEqual(carriageMax);
+      }
     });
   }
 
