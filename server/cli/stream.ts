@@ -3,7 +3,8 @@
 // 409 here); otherwise through a machine controller in this process. Ctrl-C pauses and asks whether
 // to resume, cancel or e-stop; the program is never restarted from line 1, and a second Ctrl-C or a
 // SIGTERM never waits on a controller that stopped answering.
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { pino } from 'pino';
 import { MachineError } from '../../engine/errors.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
@@ -17,6 +18,8 @@ import {
   MachineController,
   type MachineControllerOptions,
 } from '../machine/process/controller.ts';
+import { JobHistory } from '../machine/process/job-history.ts';
+import { type MachineDatabase, openMachineDatabase } from '../machine/process/machine-db.ts';
 import { readMachineFile } from '../machine/process/machine-file.ts';
 import { processExists } from '../process-exists.ts';
 import {
@@ -95,7 +98,12 @@ export const stream: Command = {
 
     let outcome: JobOutcome;
     try {
-      outcome = await machine.stream(program, options.port as string, options.baudRate);
+      outcome = await machine.stream(
+        program,
+        options.port as string,
+        options.baudRate,
+        basename(options.file),
+      );
     } catch (error) {
       if (connectInterrupted && error instanceof MachineError) {
         if (options.json) writeJson(io, summary('cancelled', 0));
@@ -209,7 +217,8 @@ async function readProgram(file: string): Promise<Program> {
 interface StreamMachine {
   status(): MachineStatus;
   subscribe(listener: (event: MachineEvent) => void): () => void;
-  stream(program: Program, port: string, baudRate: number): Promise<JobOutcome>;
+  /** `name` is the program's file name, for the job history. */
+  stream(program: Program, port: string, baudRate: number, name: string): Promise<JobOutcome>;
   pause(): void;
   resume(): void;
   cancel(): void;
@@ -240,7 +249,7 @@ async function openMachine(
     return {
       status: () => link.status(),
       subscribe: (listener) => link.subscribe(listener),
-      stream: (program, port, baudRate) => link.stream(program, port, baudRate),
+      stream: (program, port, baudRate, name) => link.stream(program, port, baudRate, name),
       pause: quietly(() => link.pause()),
       resume: quietly(() => link.resume()),
       cancel: quietly(() => link.cancel()),
@@ -254,19 +263,38 @@ async function openMachine(
       close: () => link.stop(),
     };
   }
-  const controller = new MachineController({ ...io.machine, timings });
+  // No machine process: the job is recorded in the data dir's job history from here, if it has one.
+  const database = openHistory(dataDir);
+  const history = database ? { history: new JobHistory(database) } : {};
+  const controller = new MachineController({ ...io.machine, timings, ...history });
   return {
     status: () => controller.status(),
     subscribe: (listener) => controller.subscribe(listener),
-    stream: (program, port, baudRate) => controller.stream(program, port, baudRate),
+    stream: (program, port, baudRate, name) =>
+      controller.stream(program, port, baudRate, undefined, { name }),
     pause: () => controller.pause(),
     resume: () => controller.resume(),
     cancel: () => controller.cancel(),
     abort: () => controller.abort(),
     emergencyStop: () => controller.emergencyStop(),
     abortConnect: () => controller.host.disconnect(),
-    close: () => controller.close(),
+    close: async () => {
+      await controller.close();
+      // The job's end is written once its outcome settles, a turn after close returns.
+      await new Promise((resolve) => setImmediate(resolve));
+      database?.close();
+    },
   };
+}
+
+/** The data dir's machine database, when the data dir exists; streaming goes on without it otherwise. */
+function openHistory(dataDir: string): MachineDatabase | undefined {
+  if (!existsSync(dataDir)) return undefined;
+  try {
+    return openMachineDatabase(dataDir);
+  } catch {
+    return undefined;
+  }
 }
 
 function stopOnSignal(machine: StreamMachine, io: StreamIo, progress: { finish(): void }) {

@@ -236,10 +236,20 @@ export class MachineLink {
    * A whole job, answered when it ends (the controller's `stream`): connects to `port` first if
    * needed and disconnects afterwards. Never rejects for a job that ran; its outcome says how it ended.
    */
-  async stream(program: string | Program, port: string, baudRate?: number): Promise<JobOutcome> {
+  async stream(
+    program: string | Program,
+    port: string,
+    baudRate?: number,
+    name?: string,
+  ): Promise<JobOutcome> {
     const gcode =
       typeof program === 'string' ? program : program.commands.map((command) => command.command).join('\n');
-    const result = await this.#call<StreamResponse>(MACHINE_ROUTES.stream, {
+    // The program's name goes in the query, for the job history; the body is the G-code alone.
+    const path =
+      name === undefined
+        ? MACHINE_ROUTES.stream
+        : `${MACHINE_ROUTES.stream}?name=${encodeURIComponent(name)}`;
+    const result = await this.#call<StreamResponse>(path, {
       gcode,
       port,
       ...(baudRate === undefined ? {} : { baudRate }),
