@@ -100,6 +100,16 @@ describe('POST /api/machine/resume-job', () => {
     expect(status().job).toBeNull();
     const [stoppedRecord] = history.list({ limit: 1 });
     expect(stoppedRecord).toMatchObject({ outcome: 'e-stopped', acknowledged });
+    // Another program (one byte more) is not the one that stopped: the history does not speak for it.
+    const other = await post(MACHINE_ROUTES.resumeJob, {
+      gcode: `${text}\n`,
+      checkpoint: 'auto',
+      towAttached: true,
+    });
+    expect(other).toMatchObject({
+      status: 400,
+      body: { detail: expect.stringMatching(/No stopped job is known here/) },
+    });
     const answer = await post(MACHINE_ROUTES.resumeJob, {
       gcode: text,
       checkpoint: 'auto',

@@ -3,6 +3,7 @@
 // coordinates are taken to be where the program had them after the stopped job's last
 // acknowledged command (the controller kept them: a cancel, a pause, an e-stop answered without a
 // power cycle). What is streamed is the lead-in and then the program's tail, as an ordinary job.
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { SimulationError } from '../../../engine/errors.ts';
 import {
@@ -37,7 +38,7 @@ export interface ResumeMachine {
    * The last streamed job, from the job history, when it ended without completing: how far it got
    * survives a reconnect there, where the controller's own record of it does not.
    */
-  stoppedJob?: Pick<JobRecord, 'id' | 'acknowledged' | 'queueDepth' | 'program'> | undefined;
+  stoppedJob?: Pick<JobRecord, 'id' | 'acknowledged' | 'queueDepth' | 'program' | 'sha256'> | undefined;
   /** Starts the resumed program as a job; resolves once it runs. */
   start(
     gcode: string,
@@ -45,13 +46,18 @@ export interface ResumeMachine {
   ): Promise<{ total: number }>;
 }
 
-/** Builds the resumed program for `request` (its program already read as `text`) and starts it. */
+/**
+ * Builds the resumed program for `request` (its program already read as `text`, whose bytes have
+ * the digest `sha256`) and starts it.
+ */
 export async function startResumedJob(
   machine: ResumeMachine,
   request: Omit<ResumeJobRequest, 'gcode' | 'path'>,
   text: string,
+  sha256: string,
 ): Promise<ResumeJobResponse> {
-  const stopped = machine.stoppedJob;
+  // The history's last stopped job speaks for this program only if it ran these very bytes.
+  const stopped = machine.stoppedJob?.sha256 === sha256 ? machine.stoppedJob : undefined;
   const acknowledged = request.acknowledged ?? lastAcknowledged(machine.status()) ?? stopped?.acknowledged;
   if (acknowledged === undefined) {
     throw new ProgramError(
@@ -132,9 +138,9 @@ export async function resumeJob(
   source: { path: string; encoding: BufferEncoding; shown: string },
   history?: Pick<JobHistory, 'list'>,
 ): Promise<ResumeJobResponse> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(source.path, source.encoding);
+    bytes = await readFile(source.path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ProgramError(
@@ -142,6 +148,7 @@ export async function resumeJob(
     );
   }
   const { gcode: _gcode, path: _path, ...resume } = request;
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
   return startResumedJob(
     {
       status: () => machine.status(),
@@ -150,7 +157,8 @@ export async function resumeJob(
       start: (gcode, label) => machine.startJob({ gcode }, label),
     },
     resume,
-    text,
+    bytes.toString(source.encoding),
+    sha256,
   );
 }
 
