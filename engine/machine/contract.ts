@@ -14,10 +14,23 @@ export * from './profile.ts';
 export type MachineRoute = keyof typeof MACHINE_ROUTES;
 
 /** Routes that only read; everything else moves or controls the machine. */
-export const READ_ONLY_ROUTES: readonly MachineRoute[] = ['status', 'events', 'ports', 'jobs', 'jobsCsv'];
+export const READ_ONLY_ROUTES: readonly MachineRoute[] = [
+  'status',
+  'events',
+  'ports',
+  'jobs',
+  'jobsCsv',
+  'jobProgram',
+];
 
 /** What a signed-in LAN user may read through the LAN door (control stays on the workstation). */
-export const LAN_READABLE_ROUTES: readonly MachineRoute[] = ['status', 'events', 'jobs', 'jobsCsv'];
+export const LAN_READABLE_ROUTES: readonly MachineRoute[] = [
+  'status',
+  'events',
+  'jobs',
+  'jobsCsv',
+  'jobProgram',
+];
 
 export type MachineMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -90,6 +103,17 @@ export const jobQuery = z.object({
 });
 
 export const commandRequest = z.object({ command: z.string() });
+
+/** The feed override's range in percent: a winder's tow tension allows no wilder factor. */
+export const FEED_OVERRIDE_MIN = 10;
+export const FEED_OVERRIDE_MAX = 200;
+export const feedRequest = z.object({
+  percent: z
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(FEED_OVERRIDE_MIN, `must be at least ${FEED_OVERRIDE_MIN}`)
+    .max(FEED_OVERRIDE_MAX, `must be at most ${FEED_OVERRIDE_MAX}`),
+});
 export interface CommandResponse {
   /** The controller's lines up to and including its `ok` (none for `M112`, which is the e-stop). */
   responses: string[];

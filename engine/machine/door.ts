@@ -51,6 +51,12 @@ export const MACHINE_ROUTES = {
   jobs: '/api/machine/jobs',
   /** The job history as CSV (the same filters). */
   jobsCsv: '/api/machine/jobs.csv',
+  /** The running (or last) job's program text, whoever started it: a watcher draws the job, not its open file. */
+  jobProgram: '/api/machine/job/program',
+  /** The feed override (`M220 S<percent>`), taken while a job runs: it goes ahead of the job's next line. */
+  feed: '/api/machine/feed',
+  /** After an e-stop or a halt: the last connection's port opened again with `M999` first. */
+  reset: '/api/machine/reset',
 } as const;
 
 /** The path of one profile's route. */

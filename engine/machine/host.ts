@@ -70,6 +70,8 @@ const NOT_CONNECTED = 'Machine is not connected';
 const RESTARTED_DURING_JOB = "Controller restarted during the job (it sent 'start'); the job was aborted";
 const RESTARTED_DURING_COMMAND = "Controller restarted (it sent 'start') before acknowledging the command";
 const NO_ANSWER_ON_CONNECT = 'Controller did not respond on connect; check the port, baud rate and power';
+const STAYS_HALTED =
+  'The controller answered neither M999 nor a fresh connection: it stays halted. Press its reset button or switch it off and on, then connect';
 const NO_EMERGENCY_PARSER =
   'The controller does not report EMERGENCY_PARSER: an emergency stop (M112) waits behind commands it has already queued';
 
@@ -139,6 +141,11 @@ export class MarlinHost {
   #lastProgress: JobProgress | null = null;
   /** The last position the controller reported on this connection. */
   #position: AxisPosition | undefined;
+  /**
+   * Resetting: the halt being reset from may still be in the port's buffer (delivered as the port
+   * opens, before any wait), so halts are passed over until `M999` has been answered.
+   */
+  #passHalts = false;
 
   constructor(options: MarlinHostOptions) {
     this.#open = options.open;
@@ -178,8 +185,17 @@ export class MarlinHost {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Opens the port and runs the handshake: boot wait, `M110` sync, `M115` identify. */
-  async connect(port: string, baudRate: number = DEFAULT_BAUD_RATE): Promise<MachineStatus> {
+  /**
+   * Opens the port and runs the handshake: boot wait, `M110` sync, `M115` identify. With `reset`
+   * (after an e-stop or a halt) the halted controller's last words in the port's buffer are passed
+   * over and `M999` goes first: a firmware whose halt M999 clears answers it, and a board that resets
+   * when its port opens answers it from a fresh start; one that answers neither stays halted.
+   */
+  async connect(
+    port: string,
+    baudRate: number = DEFAULT_BAUD_RATE,
+    { reset = false }: { reset?: boolean } = {},
+  ): Promise<MachineStatus> {
     if (this.#current === 'connecting') throw new MachineStateError(`Machine is connecting to ${this.#port}`);
     if (this.#job) throw new MachineStateError(BUSY_MESSAGE);
     if (this.#transport) {
@@ -194,6 +210,7 @@ export class MarlinHost {
     this.#lastProgress = null;
     this.notePosition(undefined);
     this.#resyncPending = false;
+    this.#passHalts = reset;
     this.#splitter.reset();
     this.#setState('connecting');
 
@@ -225,6 +242,7 @@ export class MarlinHost {
     let controller: ControllerInfo;
     try {
       await this.#bootWait();
+      if (reset) await this.#restart();
       await this.#sync();
       controller = await this.#identify();
     } catch (error) {
@@ -261,6 +279,19 @@ export class MarlinHost {
    * controller's lines up to and including its `ok`. `M112` goes the emergency-stop way.
    */
   async send(text: string): Promise<string[]> {
+    return this.#sendOne(text, ['ready', 'completed', 'cancelled', 'paused']);
+  }
+
+  /**
+   * Sends one command framed while a job streams: it goes after the job's line in flight and ahead
+   * of the job's next one (the line lock serves it first), so the controller has it within one line
+   * of the request. For settings that apply to what follows, such as the feed override (`M220`).
+   */
+  sendBetweenLines(text: string): Promise<string[]> {
+    return this.#sendOne(text, ['ready', 'completed', 'cancelled', 'paused', 'streaming']);
+  }
+
+  async #sendOne(text: string, allowed: MachineState[]): Promise<string[]> {
     if (/[\r\n]/.test(text)) throw new ProgramError('A manual command must be a single line');
     let command: string | undefined;
     try {
@@ -273,7 +304,7 @@ export class MarlinHost {
       if (!this.emergencyStop()) throw new MachineStateError(NOT_CONNECTED);
       return [];
     }
-    this.#checkConnected(['ready', 'completed', 'cancelled', 'paused']);
+    this.#checkConnected(allowed);
     const framed = command;
     const responses: string[] = [];
     try {
@@ -627,18 +658,37 @@ export class MarlinHost {
 
   // ── connect ──────────────────────────────────────────────────────────────────────────────────
 
-  /** Boards reset when the port opens; their banner ends in silence (or, rarely, an `ok`). */
+  /**
+   * Boards reset when the port opens; their banner ends in silence (or, rarely, an `ok`). When
+   * resetting, a halt read here is the one being reset from, left in the port's buffer.
+   */
   #bootWait(): Promise<void> {
     return this.#waitFor<void>({
       idleMs: this.timings.bootIdleMs,
       totalMs: this.timings.bootTotalMs,
       onLine: (line, received, done) => {
         if (received.kind === 'ack') done();
-        else if (received.kind === 'halt' || received.kind === 'fatal')
+        else if ((received.kind === 'halt' || received.kind === 'fatal') && !this.#passHalts)
           this.#failConnection(fatalError(line, received));
       },
       onTimeout: (done) => done(),
     });
+  }
+
+  /** `M999`, unframed (the line counter is synced next); a controller that stays silent stays halted. */
+  async #restart(): Promise<void> {
+    const answered = this.#waitFor<boolean>({
+      idleMs: this.timings.syncTimeoutMs,
+      totalMs: this.timings.syncTimeoutMs,
+      onLine: (line, received, done) => {
+        if (received.kind === 'ack') done(true);
+        else if (received.kind === 'fatal') this.#failConnection(fatalError(line, received));
+      },
+      onTimeout: (done) => done(false),
+    });
+    this.#writeLine('M999\n', true);
+    if (!(await answered)) throw new MachineError(STAYS_HALTED);
+    this.#passHalts = false;
   }
 
   async #sync(): Promise<void> {
@@ -725,7 +775,7 @@ export class MarlinHost {
       return;
     }
     // Between lines: nothing is in flight, but the controller can still die or restart.
-    if (received.kind === 'halt' || received.kind === 'fatal')
+    if ((received.kind === 'halt' || received.kind === 'fatal') && !this.#passHalts)
       this.#failConnection(fatalError(line, received));
     else if (received.kind === 'start') {
       if (this.#job) this.#failConnection(new MachineError(RESTARTED_DURING_JOB));

@@ -53,6 +53,22 @@ export interface MachineStatus {
   position?: AxisPosition;
   /** While connected with a machine profile: which one (its limits govern moves and jobs). */
   profile?: { id: number; name: string };
+  /**
+   * The program of the job in `job` (running, or the last one on this connection), whoever started
+   * it: the panel, the CLI or the winding door. Watchers follow this, not whatever file is open.
+   */
+  program?: JobProgram;
+  /** The controller's feed override (`M220`) in percent, once set on this connection. */
+  feedOverride?: number;
+}
+
+/** Which program a job winds: its name (null when the client gave none), fingerprint and size. */
+export interface JobProgram {
+  name: string | null;
+  /** SHA-256 of the program's bytes, as the job history records it. */
+  sha256: string;
+  /** Commands in the program. */
+  total: number;
 }
 
 export type MachineEventBody =

@@ -38,7 +38,13 @@ import {
 import { type Program, ProgramError, prepareProgram } from '../../../engine/machine/program.ts';
 import { softLimitCheck } from '../../../engine/machine/soft-limits.ts';
 import type { TransportOpener } from '../../../engine/machine/transport.ts';
-import type { AxisPosition, JobOutcome, MachineEvent, MachineStatus } from '../../../engine/machine/types.ts';
+import type {
+  AxisPosition,
+  JobOutcome,
+  JobProgram,
+  MachineEvent,
+  MachineStatus,
+} from '../../../engine/machine/types.ts';
 import type { AxisFormat } from '../../../engine/plan/types.ts';
 import type { Logger } from '../../log.ts';
 import { type JobRecorder, recordJob } from './job-recording.ts';
@@ -68,6 +74,12 @@ export interface JobLabel {
  * Latin-1 unless `encoding` says otherwise, as for a job body spooled to a file).
  */
 export type JobSource = { gcode: string } | { path: string; shown?: string; encoding?: BufferEncoding };
+
+/**
+ * The longest program text kept for watchers of a running job (the panel's 3D view of a job it did
+ * not open): a job's commands are in memory anyway; a text beyond this is not kept twice.
+ */
+const KEPT_PROGRAM_CHARS = 64 * 1024 * 1024;
 
 /** A manual action still queued or running: a job must not start between its lines. */
 const MANUAL_IN_PROGRESS = 'A manual command is in progress; wait until it has finished';
@@ -108,6 +120,14 @@ export class MachineController {
   readonly #history: JobRecorder | undefined;
   /** Why the running job is ending, when the controller itself ended it (for the job history). */
   #ending: 'e-stopped' | 'aborted' | 'shut down' | undefined;
+  /** The program of the job in the host's status (running or last), and its text when it was kept. */
+  #job: { program: JobProgram; text: string | undefined } | undefined;
+  /** The feed override last acknowledged on this connection (`M220 S…`). */
+  #feedOverride: number | undefined;
+  /** Where the last connection went, so a reset after an e-stop opens it again as it was. */
+  #lastConnection:
+    | { port: string; baudRate: number; axisFormat: AxisFormat; profile?: MachineProfile }
+    | undefined;
 
   constructor(options: MachineControllerOptions = {}) {
     this.host = new MarlinHost({
@@ -126,9 +146,52 @@ export class MachineController {
 
   status(): MachineStatus {
     const status = this.host.status();
-    if (!isConnected(status.state)) return status;
+    // The job's progress outlives its connection (an e-stop leaves it in the status): so does its program.
+    const job = status.job && this.#job ? { program: this.#job.program } : {};
+    if (!isConnected(status.state)) return { ...status, ...job };
     const profile = this.#profile ? { profile: { id: this.#profile.id, name: this.#profile.name } } : {};
-    return { ...status, axisFormat: this.#axisFormat, ...profile };
+    const feed = this.#feedOverride === undefined ? {} : { feedOverride: this.#feedOverride };
+    return { ...status, axisFormat: this.#axisFormat, ...profile, ...job, ...feed };
+  }
+
+  /** The running (or last) job's program text, when it was kept (see KEPT_PROGRAM_CHARS). */
+  jobProgramText(): { program: JobProgram; text: string } | undefined {
+    const job = this.#job;
+    if (!job?.text || !this.host.status().job) return undefined;
+    return { program: job.program, text: job.text };
+  }
+
+  /**
+   * `M220 S<percent>`: the controller's feed override, sent while a job streams ahead of its next
+   * line (and outside a job like any line). It applies to moves planned after it.
+   */
+  async feedOverride(percent: number): Promise<MachineStatus> {
+    const command = `M220 S${percent}`;
+    const state = this.host.state;
+    if (state === 'streaming' || state === 'paused') await this.host.sendBetweenLines(command);
+    else {
+      this.#refuseDuringJob();
+      await this.#manual(() => this.#sendTracked(command));
+    }
+    this.#feedOverride = percent;
+    return this.status();
+  }
+
+  /**
+   * The way back after an e-stop or a halt: the port of the last connection is opened again and
+   * `M999` sent before the handshake (see MarlinHost.connect). Refused while a job holds the machine.
+   */
+  async reset(): Promise<MachineStatus> {
+    this.#ensureFree();
+    const last = this.#lastConnection;
+    if (!last) throw new MachineStateError('Nothing to reset: the machine has not been connected');
+    if (this.host.state !== 'idle') await this.host.disconnect();
+    this.#profile = last.profile;
+    this.#tracksPosition = false;
+    this.#feedOverride = undefined;
+    await this.host.connect(last.port, last.baudRate, { reset: true });
+    this.#axisFormat = last.axisFormat;
+    return this.status();
   }
 
   subscribe(listener: (event: MachineEvent) => void): () => void {
@@ -150,7 +213,11 @@ export class MachineController {
     const before = this.host.status();
     const reused = isConnected(before.state) && before.port === port;
     await this.host.connect(port, baudRate);
-    if (!reused) this.#tracksPosition = false;
+    this.#lastConnection = { port, baudRate, axisFormat, ...(profile ? { profile } : {}) };
+    if (!reused) {
+      this.#tracksPosition = false;
+      this.#feedOverride = undefined;
+    }
     // A position read with other letters is not this format's.
     if (axisFormat !== this.#axisFormat) this.host.notePosition(undefined);
     this.#axisFormat = axisFormat;
@@ -243,13 +310,14 @@ export class MachineController {
   /** Starts a job on the open connection and returns once it runs; progress comes as events. */
   async startJob(source: JobSource, label: JobLabel = {}): Promise<{ total: number }> {
     this.#ensureFree();
-    const { program, sha256 } = await loadJob(source);
+    const { program, sha256, text } = await loadJob(source);
     this.#ensureFree();
     await this.#checkSoftLimits(program);
     await this.#restoreAbsolute();
     this.#ensureFree();
     this.#ending = undefined;
     const job = this.host.startJob(program);
+    this.#follow(program, sha256, label.name, text);
     this.#record(job.done, { program, sha256, name: label.name, dryRun: false, continues: label.continues });
     this.#jobStarted(job.done);
     return { total: job.total };
@@ -313,7 +381,7 @@ export class MachineController {
     port: string,
     baudRate: number = DEFAULT_BAUD_RATE,
     onStarted?: () => void,
-    label: JobLabel & { sha256?: string } = {},
+    label: JobLabel & { sha256?: string; text?: string } = {},
   ): Promise<JobOutcome> {
     if (program.total === 0) throw new ProgramError('G-code program contained no commands');
     this.#ensureFree();
@@ -333,11 +401,17 @@ export class MachineController {
       if (!opened) await this.#checkSoftLimits(program);
       await this.#restoreAbsolute();
       this.#ending = undefined;
-      if (opened) this.#profile = undefined;
+      if (opened) {
+        this.#profile = undefined;
+        this.#feedOverride = undefined;
+        this.#lastConnection = { port, baudRate, axisFormat: this.#axisFormat };
+      }
       const job = this.host.startJob(program);
+      const sha256 = label.sha256 ?? digestOfCommands(program);
+      this.#follow(program, sha256, label.name, label.text);
       this.#record(job.done, {
         program,
-        sha256: label.sha256 ?? digestOfCommands(program),
+        sha256,
         name: label.name,
         dryRun: false,
       });
@@ -433,6 +507,12 @@ export class MachineController {
     }
   }
 
+  /** The job now in the host's status winds this program: watchers are told which. */
+  #follow(program: Program, sha256: string, name: string | undefined, text: string | undefined) {
+    const kept = text !== undefined && text.length <= KEPT_PROGRAM_CHARS ? text : undefined;
+    this.#job = { program: { name: name ?? null, sha256, total: program.total }, text: kept };
+  }
+
   /** Writes the job to the history as it starts, while it runs and as it ends. */
   #record(
     done: Promise<JobOutcome>,
@@ -523,12 +603,18 @@ export async function loadProgram(source: JobSource): Promise<Program> {
   return (await loadJob(source)).program;
 }
 
-/** The program of a job source and the SHA-256 of its bytes (the job history's fingerprint). */
-export async function loadJob(source: JobSource): Promise<{ program: Program; sha256: string }> {
+/**
+ * The program of a job source, the SHA-256 of its bytes (the job history's fingerprint) and its
+ * text (for a watcher's 3D view of the job).
+ */
+export async function loadJob(
+  source: JobSource,
+): Promise<{ program: Program; sha256: string; text: string }> {
   if ('gcode' in source)
     return {
       program: prepareProgram(source.gcode),
       sha256: createHash('sha256').update(source.gcode, 'utf8').digest('hex'),
+      text: source.gcode,
     };
   const { path } = source;
   const shown = source.shown ?? path;
@@ -544,7 +630,8 @@ export async function loadJob(source: JobSource): Promise<{ program: Program; sh
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   // Latin-1 keeps one character per byte, so a non-ASCII byte in a command is refused by §6.1
   // and one in a comment is harmless.
-  return { program: prepareProgram(bytes.toString(source.encoding ?? 'latin1')), sha256 };
+  const text = bytes.toString(source.encoding ?? 'latin1');
+  return { program: prepareProgram(text), sha256, text };
 }
 
 /** A program given as parsed commands only: the digest of its commands, one per line. */

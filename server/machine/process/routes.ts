@@ -16,6 +16,7 @@ import {
   commandRequest,
   connectRequest,
   EVENT_SEQ_HEADER,
+  feedRequest,
   homeRequest,
   jobQuery,
   jobRequest,
@@ -247,14 +248,14 @@ export async function machineRoutes(
     const { port, baudRate } = checkSpooled(streamRequest, body);
     const { name } = parseQuery(jobQuery, request.query);
     const spooled = body?.spooled as { path: string };
-    const { program, sha256 } = await loadJob({
+    const { program, sha256, text } = await loadJob({
       path: spooled.path,
       shown: 'the job body',
       encoding: 'utf8',
     });
     await body?.discard();
     // The job is not aborted if the client leaves: it ends as it would have.
-    const outcome = await machine.stream(program, port, baudRate, undefined, { name, sha256 });
+    const outcome = await machine.stream(program, port, baudRate, undefined, { name, sha256, text });
     return {
       status: outcome.status,
       acknowledged: outcome.acknowledged,
@@ -277,6 +278,24 @@ export async function machineRoutes(
         };
     return reply.code(202).send(await resumeJob(machine, parsed, source, history));
   });
+
+  app.get(MACHINE_ROUTES.jobProgram, async (_request, reply) => {
+    const job = machine.jobProgramText();
+    if (!job)
+      throw new HttpError(
+        404,
+        'No job program is kept: no job has run on this connection, or it was too large',
+      );
+    return reply
+      .header('content-type', 'text/plain; charset=utf-8')
+      .header('x-job-sha256', job.program.sha256)
+      .send(job.text);
+  });
+  app.post(MACHINE_ROUTES.feed, async (request) => {
+    const { percent } = parseBody(feedRequest, spooledOf(request)?.fields);
+    return machine.feedOverride(percent);
+  });
+  app.post(MACHINE_ROUTES.reset, async () => machine.reset());
 
   app.post(MACHINE_ROUTES.pause, async () => machine.pause());
   app.post(MACHINE_ROUTES.resume, async () => machine.resume());

@@ -42,6 +42,11 @@ export interface FakeMarlinOptions {
   react?: (line: { n: number; command: string; attempt: number }) => Reaction | undefined;
   /** Lines to send when the first byte arrives, as a board resetting on open would. */
   banner?: string[];
+  /**
+   * After a kill, `M999` brings it back (as firmware whose halt is Marlin's `stop()` does, or a
+   * board that resets when its port opens); otherwise it stays dead until replaced.
+   */
+  takesM999?: boolean;
 }
 
 export const FAKE_FIRMWARE = 'Marlin 2.1.2.5 (Towpath fake)';
@@ -162,6 +167,17 @@ export class FakeMarlin {
       if (!this.dead) this.say('Error:Printer halted. kill() called!');
       this.stop();
       return;
+    }
+    if (
+      this.dead &&
+      this.#options.takesM999 &&
+      this.estopAt !== undefined &&
+      /^(N\d+\s+)?M999\b/.test(line)
+    ) {
+      this.dead = false;
+      this.#last = 0;
+      this.unframed.push('M999');
+      return this.#ok();
     }
     if (this.dead || this.#stalled) return;
     const framed = /^N(\d+)\s+(.*?)(?:\*(\d+))?$/.exec(line);
