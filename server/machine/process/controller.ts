@@ -245,6 +245,10 @@ export class MachineController {
     this.#refuseDuringJob();
     checkConsoleLine(command);
     return this.#manual(async () => {
+      // A move typed here is held to the profile's soft limits like a jog (in absolute mode; a
+      // relative console move is the controller's to judge).
+      if (this.#profile && !this.#relativeMode && /^\s*G0?[01](\D|$)/i.test(command))
+        await this.#checkSoftLimits(consoleMove(command));
       const responses = await this.#sendTracked(command);
       if (asksPosition(command)) this.#notePosition(parsePosition(responses, this.#axisFormat));
       else if (movesOrSetsPosition(command)) await this.#readPosition().catch(() => undefined);
@@ -632,6 +636,15 @@ export async function loadJob(
   // and one in a comment is harmless.
   const text = bytes.toString(source.encoding ?? 'latin1');
   return { program: prepareProgram(text), sha256, text };
+}
+
+/** A console line as a one-line program; a line the host will refuse anyway checks nothing. */
+function consoleMove(command: string): Program {
+  try {
+    return prepareProgram(command);
+  } catch {
+    return { commands: [], total: 0 };
+  }
 }
 
 /** A program given as parsed commands only: the digest of its commands, one per line. */

@@ -286,6 +286,20 @@ describe('a connection made with a profile', () => {
     });
   });
 
+  it('holds a move typed in the console to the soft limits', async () => {
+    const { b } = await connected();
+    const refused = await b.call('POST', '/api/machine/command', { command: 'G1 X120 F1000' });
+    expect(refused).toMatchObject({
+      status: 409,
+      body: {
+        detail: expect.stringMatching(/^Line 1: 'G1 X120 F1000' moves X to 120, above the soft limit 100/),
+      },
+    });
+    expect(b.fake.commands).toEqual([]);
+    expect((await b.call('POST', '/api/machine/command', { command: 'G1 X80 F1000' })).status).toBe(200);
+    expect(b.fake.commands).toEqual(['G1 X80 F1000', 'M114']);
+  });
+
   it('reads the position before checking a jog when it is not known yet, and sends no move', async () => {
     const { b } = await connected();
     b.motion.position.set('X', 99.5);
