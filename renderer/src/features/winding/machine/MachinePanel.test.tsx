@@ -51,6 +51,8 @@ function view(
     pause: done,
     resume: done,
     cancel: done,
+    feedOverride: vi.fn(async () => {}),
+    reset: vi.fn(async () => {}),
     home: vi.fn(async () => {}),
     jog: vi.fn(async () => {}),
     zero: vi.fn(async () => {}),
@@ -87,6 +89,34 @@ describe('machine panel', () => {
     ]);
     fireEvent.change(screen.getByLabelText('Filter log'), { target: { value: 'checksum' } });
     expect(log.querySelectorAll('li')).toHaveLength(1);
+  });
+
+  it('names the running job from the status, not the open program, and says where it is', () => {
+    const machine = view('streaming');
+    machine.status = {
+      ...(machine.status as MachineStatus),
+      program: { name: 'from-cli.gcode', sha256: 'ab'.repeat(32), total: 1000 },
+    };
+    render(<MachinePanel machine={machine} program={program} />);
+    expect(screen.getByTestId('running-job').textContent).toBe('Job: from-cli.gcode');
+    expect(screen.getByText('part.wind')).toBeTruthy();
+  });
+
+  it('after an e-stop offers "Reset controller"; the feed override is sent when let go', () => {
+    const stopped = view('error');
+    render(<MachinePanel machine={stopped} program={program} />);
+    fireEvent.click(button('Reset controller'));
+    expect(stopped.reset).toHaveBeenCalledTimes(1);
+    cleanup();
+    const running = view('streaming');
+    render(<MachinePanel machine={running} program={program} />);
+    expect(screen.queryByRole('button', { name: 'Reset controller' })).toBeNull();
+    const slider = screen.getByRole('slider', { name: 'Feed override' }) as HTMLInputElement;
+    expect(slider.disabled).toBe(false);
+    fireEvent.change(slider, { target: { value: '80' } });
+    expect(screen.getByTestId('feed-override').textContent).toBe('80 %');
+    fireEvent.keyUp(slider, { key: 'ArrowLeft' });
+    expect(running.feedOverride).toHaveBeenCalledWith(80);
   });
 
   it('ready: start on; paused: resume on', () => {

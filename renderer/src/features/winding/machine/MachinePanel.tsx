@@ -20,6 +20,7 @@ import { JogPad } from './JogPad.tsx';
 import { MachineConsole } from './MachineConsole.tsx';
 import { ProfilePicker } from './ProfilePicker.tsx';
 import { ResumeButton } from './ResumeDialog.tsx';
+import { FeedOverride, RunningJob } from './RunningJob.tsx';
 import type { LogEntry, LogKind, MachineView } from './useMachine.ts';
 import { useProfiles } from './useMachineRecords.ts';
 import type { ResumeView } from './useResume.ts';
@@ -192,6 +193,11 @@ export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
         >
           Disconnect
         </button>
+        {state === 'error' && (
+          <button type="button" onClick={() => void machine.reset()} disabled={!control}>
+            Reset controller
+          </button>
+        )}
         {machine.ports?.warning && <p className="machine__hint">{machine.ports.warning}</p>}
         {machine.ports && machine.ports.ports.length === 0 && (
           <p className="machine__hint">
@@ -201,6 +207,7 @@ export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
       </form>
 
       <div className="machine__job">
+        <RunningJob status={status} />
         <p>
           Program:{' '}
           {program ? <strong>{program.name}</strong> : 'none open (open a definition or G-code file first)'}
@@ -243,6 +250,17 @@ export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
               ? `${formatNumber(job.sent)} of ${formatNumber(job.total)} lines sent · ${formatNumber(job.acknowledged)} done · elapsed ${formatDuration(job.elapsed_s)} · remaining ${formatDuration(job.remaining_s)}`
               : 'No job'
           }
+        />
+        <FeedOverride
+          value={status?.feedOverride}
+          disabledReason={
+            !control
+              ? (access.reason ?? 'Machine control is not allowed from here.')
+              : connected
+                ? null
+                : 'Connect first.'
+          }
+          onSet={machine.feedOverride}
         />
         {resume && program && (
           <ResumeButton

@@ -46,6 +46,10 @@ export interface MachineView {
   pause(): Promise<void>;
   resume(): Promise<void>;
   cancel(): Promise<void>;
+  /** `M220`: the feed override in percent, taken while a job runs. */
+  feedOverride(percent: number): Promise<void>;
+  /** After an e-stop or a halt: the last connection opened again, `M999` first. */
+  reset(): Promise<void>;
   /** Manual control: each resolves once the controller answered (or the refusal is shown). */
   home(axis: ManualAxis | 'all'): Promise<void>;
   jog(axis: ManualAxis, step: number, feed: number): Promise<void>;
@@ -272,6 +276,9 @@ export function useMachine(): MachineView {
     pause: () => act(() => requestJson(MACHINE_ROUTES.pause, { method: 'POST' })),
     resume: () => act(() => requestJson(MACHINE_ROUTES.resume, { method: 'POST' })),
     cancel: () => act(() => requestJson(MACHINE_ROUTES.cancel, { method: 'POST' })),
+    feedOverride: (percent) =>
+      act(() => requestJson(MACHINE_ROUTES.feed, { method: 'POST', body: { percent } })),
+    reset: () => act(() => requestJson(MACHINE_ROUTES.reset, { method: 'POST' })),
     home: manual(MACHINE_ROUTES.home, (axis: ManualAxis | 'all') => ({ axis })),
     jog: manual(MACHINE_ROUTES.jog, (axis: ManualAxis, step: number, feed: number) => ({ axis, step, feed })),
     zero: manual(MACHINE_ROUTES.zero, () => ({})),
