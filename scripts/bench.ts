@@ -16,6 +16,7 @@ export const SUITES = [
   'dashboards-ui',
   'dashboards',
   'datasource-security',
+  'fleet',
   'gateway',
   'gcode',
   'graphql-hostile',
