@@ -107,8 +107,8 @@ export class MachineFeed {
       baudRate: known ? status.baudRate : null,
       firmware: known ? (status.controller?.firmware ?? null) : null,
       jobState,
-      // The core is not told the job's name, nor its layer comments (see the gateway README).
-      jobName: null,
+      // The name the job was started with, whoever started it; layer comments stay in the machine process.
+      jobName: job && jobState !== 'none' ? (status.program?.name ?? null) : null,
       linesSent: job?.sent ?? 0,
       linesAcknowledged: job?.acknowledged ?? 0,
       linesTotal: job?.total ?? 0,

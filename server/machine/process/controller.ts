@@ -320,8 +320,7 @@ export class MachineController {
     await this.#restoreAbsolute();
     this.#ensureFree();
     this.#ending = undefined;
-    const job = this.host.startJob(program);
-    this.#follow(program, sha256, label.name, text);
+    const job = this.#startFollowed(program, sha256, label.name, text);
     this.#record(job.done, { program, sha256, name: label.name, dryRun: false, continues: label.continues });
     this.#jobStarted(job.done);
     return { total: job.total };
@@ -410,9 +409,8 @@ export class MachineController {
         this.#feedOverride = undefined;
         this.#lastConnection = { port, baudRate, axisFormat: this.#axisFormat };
       }
-      const job = this.host.startJob(program);
       const sha256 = label.sha256 ?? digestOfCommands(program);
-      this.#follow(program, sha256, label.name, label.text);
+      const job = this.#startFollowed(program, sha256, label.name, label.text);
       this.#record(job.done, {
         program,
         sha256,
@@ -511,10 +509,20 @@ export class MachineController {
     }
   }
 
-  /** The job now in the host's status winds this program: watchers are told which. */
-  #follow(program: Program, sha256: string, name: string | undefined, text: string | undefined) {
+  /**
+   * Starts the host's job with its program known first: the status sent with the `streaming` state
+   * (synchronously, as the job starts) already names it. A start refused keeps the last job's.
+   */
+  #startFollowed(program: Program, sha256: string, name: string | undefined, text: string | undefined) {
+    const previous = this.#job;
     const kept = text !== undefined && text.length <= KEPT_PROGRAM_CHARS ? text : undefined;
     this.#job = { program: { name: name ?? null, sha256, total: program.total }, text: kept };
+    try {
+      return this.host.startJob(program);
+    } catch (error) {
+      this.#job = previous;
+      throw error;
+    }
   }
 
   /** Writes the job to the history as it starts, while it runs and as it ends. */
