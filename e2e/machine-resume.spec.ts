@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import type { JobList } from '../engine/machine/contract.ts';
 import { prepareProgram } from '../engine/machine/program.ts';
 import { DEFAULT_QUEUE_DEPTH, suggestCheckpoint } from '../engine/machine/resume.ts';
 import type { MachineStatus } from '../engine/machine/types.ts';
@@ -122,4 +123,8 @@ test('e-stop mid-job, then resume from the suggested circuit: every circuit woun
     expect(Number(byFirst) + Number(bySecond), describeCheckpoint(c)).toBe(1);
   }
   await expect(page.getByRole('button', { name: 'Resume from…' })).toHaveCount(0);
+  // The history has the resumed job as a new job naming the e-stopped one.
+  const { jobs } = (await (await page.request.get(`${core.lan}/api/machine/jobs?limit=2`)).json()) as JobList;
+  expect(jobs.map((job) => job.outcome)).toEqual(['completed', 'e-stopped']);
+  expect(jobs[0]?.continues).toBe(jobs[1]?.id);
 });
