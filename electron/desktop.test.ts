@@ -249,6 +249,25 @@ describe('desktop main process', () => {
     });
   });
 
+  it('asks before a page with unsaved changes is closed or reloaded', async () => {
+    const desktop = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
+    stopCore = desktop?.workstation.stop;
+    const window = desktop?.window as unknown as InstanceType<typeof FakeBrowserWindow>;
+    // "Stay": the unload stays prevented.
+    fake.dialog.showMessageBoxSync.mockReturnValueOnce(1);
+    const stay = { preventDefault: vi.fn() };
+    window.webContents.emit('will-prevent-unload', stay);
+    expect(stay.preventDefault).not.toHaveBeenCalled();
+    expect(fake.dialog.showMessageBoxSync.mock.calls.at(-1)?.[1]).toMatchObject({
+      buttons: ['Leave', 'Stay'],
+    });
+    // "Leave": Electron is told to unload after all.
+    fake.dialog.showMessageBoxSync.mockReturnValueOnce(0);
+    const leave = { preventDefault: vi.fn() };
+    window.webContents.emit('will-prevent-unload', leave);
+    expect(leave.preventDefault).toHaveBeenCalled();
+  });
+
   it('opens the window where it was last closed', async () => {
     const first = await startDesktop({ env: env(), appRoot: '/opt/towpath' });
     const [window] = FakeBrowserWindow.created;

@@ -113,6 +113,19 @@ export async function startDesktop({
     remembered,
   );
   rememberWindowState(window, dataDir);
+  // A page with unsaved work (the design studio) refuses to unload; Electron would then keep the
+  // window open without a word, so ask, as a browser does.
+  window.webContents.on('will-prevent-unload', (event: Electron.Event) => {
+    const choice = dialog.showMessageBoxSync(window, {
+      type: 'question',
+      title: 'Unsaved changes',
+      message: 'Leave the page and lose the unsaved changes?',
+      buttons: ['Leave', 'Stay'],
+      defaultId: 1,
+      cancelId: 1,
+    });
+    if (choice === 0) event.preventDefault();
+  });
   let launched = windFilesIn(process.argv.slice(1), process.cwd());
   // A launch with a definition goes straight to the Winding area, which opens it.
   if (launched.length > 0) void window.loadURL(`${workstation.urls.lan}/winding`);

@@ -90,6 +90,7 @@ export function createFakeElectron() {
       showOpenDialog: vi.fn(),
       showSaveDialog: vi.fn(),
       showMessageBox: vi.fn(async (..._args: unknown[]) => ({ response: 0 })),
+      showMessageBoxSync: vi.fn((..._args: unknown[]) => 1),
     },
     ipcMain: { handle: vi.fn() },
     globalShortcut: {
