@@ -101,7 +101,8 @@ export async function startResumedJob(
     from: { x: at.x, a: at.a, b: at.b, rezero: at.rezero },
     towAttached: request.towAttached,
     pause: request.pause ?? !request.towAttached,
-    axisFormat: machine.status().axisFormat ?? read.axisFormat,
+    // The tail names the axes as the program does; the lead-in must name them the same way.
+    axisFormat: read.axisFormat,
   });
   const continues = request.continues ?? stopped?.id;
   const { total } = await machine.start(resumedProgram(text, read.header, checkpoint, leadIn), {
