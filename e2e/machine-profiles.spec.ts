@@ -71,6 +71,9 @@ test.describe('machine profiles and the job history', () => {
 
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect(state).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
+    // The pad offers homing only for the axes the profile says can home.
+    await expect(page.getByRole('button', { name: 'Home B' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Home X' })).toBeEnabled();
     await page.getByRole('button', { name: 'Home all' }).click();
     const position = page.getByTestId('position');
     await expect(position).toHaveText('Position: X 0.00 mm · A 0.00 ° · B 0.00 °');

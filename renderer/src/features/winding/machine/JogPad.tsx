@@ -30,9 +30,11 @@ export interface JogPadProps {
   position: AxisPosition | undefined;
   /** Why the pad is off (not connected, a job runs, no control from here); null when it is on. */
   disabledReason: string | null;
+  /** The axes that may home (the connection's machine profile says); all three by default. */
+  homeable?: readonly ManualAxis[];
 }
 
-export function JogPad({ machine, position, disabledReason }: JogPadProps) {
+export function JogPad({ machine, position, disabledReason, homeable = MANUAL_AXES }: JogPadProps) {
   const ids = useId();
   const [step, setStep] = useState<number>(DEFAULT_STEP);
   const [feed, setFeed] = useState<number>(DEFAULT_FEED);
@@ -90,7 +92,11 @@ export function JogPad({ machine, position, disabledReason }: JogPadProps) {
             <button type="button" onClick={() => void machine.jog(axis, step, feed)} disabled={off}>
               Jog {axis}+
             </button>
-            <button type="button" onClick={() => void machine.home(axis)} disabled={off}>
+            <button
+              type="button"
+              onClick={() => void machine.home(axis)}
+              disabled={off || !homeable.includes(axis)}
+            >
               Home {axis}
             </button>
           </div>

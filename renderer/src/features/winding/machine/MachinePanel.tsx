@@ -2,6 +2,7 @@
 import { useId, useMemo, useState } from 'react';
 import {
   BAUD_RATES,
+  homeableAxes,
   isBusy,
   isConnected,
   mayCancel,
@@ -282,7 +283,12 @@ export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
         )}
       </div>
 
-      <JogPad machine={machine} position={status?.position} disabledReason={manualOff} />
+      <JogPad
+        machine={machine}
+        position={status?.position}
+        disabledReason={manualOff}
+        {...(connected && profile ? { homeable: homeableAxes(profile) } : {})}
+      />
       <MachineConsole send={machine.sendCommand} disabledReason={manualOff} />
 
       <div className="machine__log">
