@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { planToString } from '../engine/plan/index.ts';
 import { parseWindText } from '../engine/wind/index.ts';
+import { closeMismatches } from '../server/testing/close.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
 import { towpath } from '../server/testing/towpath-cli.ts';
 import { seriousAxeViolations } from './support/axe.ts';
@@ -28,18 +29,6 @@ async function downloaded(page: Page, button: string): Promise<Buffer> {
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: button }).click();
   return readFile(await (await download).path());
-}
-
-/** Numbers within 1e-9 relative, everything else exactly, keys in the same order. */
-function expectClose(actual: unknown, expected: unknown, where = 'body'): void {
-  if (typeof expected === 'number' && !Number.isInteger(expected)) {
-    expect(typeof actual, where).toBe('number');
-    expect(Math.abs((actual as number) - expected), where).toBeLessThanOrEqual(Math.abs(expected) * 1e-9);
-  } else if (typeof expected === 'object' && expected !== null) {
-    expect(Object.keys(actual as object), where).toEqual(Object.keys(expected));
-    for (const [key, value] of Object.entries(expected))
-      expectClose((actual as Record<string, unknown>)[key], value, `${where}.${key}`);
-  } else expect(actual, where).toEqual(expected);
 }
 
 test.use({ bypassCSP: true });
@@ -100,7 +89,7 @@ test('the vessel example: angle and thickness plots, coverage, metrics and G-cod
   // Numbers within 1e-9 relative (spec §8): Chromium's and Node's Math.asin may differ in the
   // last bit, which the analysis's angles show; the G-code's six decimals do not.
   const metrics = await downloaded(page, 'Download metrics');
-  expectClose(JSON.parse(metrics.toString('utf8')), body);
+  expect(closeMismatches(JSON.parse(metrics.toString('utf8')), body)).toEqual([]);
   const gcode = await downloaded(page, 'Save G-code');
   expect(gcode.equals(await readFile(output))).toBe(true);
 

@@ -8,6 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../../bridge/testing/run-bridge.ts';
+import { closeMismatches } from '../testing/close.ts';
 import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { startTestWorkstation } from '../testing/workstation.ts';
 import { WORKSTATION_FILE } from '../workstation-file.ts';
@@ -68,15 +69,8 @@ async function call(name: string, args: Record<string, unknown>) {
 }
 
 /** Numbers within 1e-9 relative (spec/winding.md §8), everything else exactly. */
-function expectClose(actual: unknown, expected: unknown, where = 'body') {
-  if (typeof expected === 'number' && !Number.isInteger(expected)) {
-    expect(typeof actual, where).toBe('number');
-    expect(Math.abs((actual as number) - expected), where).toBeLessThanOrEqual(Math.abs(expected) * 1e-9);
-  } else if (typeof expected === 'object' && expected !== null) {
-    expect(Object.keys(actual as object), where).toEqual(Object.keys(expected));
-    for (const [key, value] of Object.entries(expected))
-      expectClose((actual as Record<string, unknown>)[key], value, `${where}.${key}`);
-  } else expect(actual, where).toEqual(expected);
+function expectClose(actual: unknown, expected: unknown) {
+  expect(closeMismatches(actual, expected)).toEqual([]);
 }
 
 async function copyCase(name: string, file = 'input.wind') {
