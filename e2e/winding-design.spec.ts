@@ -140,6 +140,17 @@ test('a reference file opened and saved without an edit gives back the same byte
     expect(bytes.equals(readFileSync(path)), name).toBe(true);
   }
   await expect(page).not.toHaveTitle(/unsaved/);
+
+  // A definition dropped on the Design tab opens there for editing.
+  const text = readFileSync(join(REFERENCE_ROOT, 'conf_valid_skip', 'input.wind'), 'utf8');
+  const dataTransfer = await page.evaluateHandle((content) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([content], 'dropped.wind'));
+    return transfer;
+  }, text);
+  await page.locator('section.winding').dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByTestId('design-name')).toHaveText('dropped.wind');
+  await expect(page.getByRole('listitem', { name: 'Layer 1 (skip)' })).toBeVisible();
 });
 
 test('each invalid reference case typed through the forms shows the exact message at its field', async ({

@@ -42,7 +42,9 @@ export default function WindingPage() {
     event.preventDefault();
     setDragging(false);
     const file = event.dataTransfer.files[0];
-    if (file) void program.openFile(file);
+    // On the Design tab a dropped definition opens for editing there.
+    if (file && view === 'design' && /\.(wind|json)$/i.test(file.name)) void design.openFile(file);
+    else if (file) void program.openFile(file);
   };
 
   const openClicked = () => {
