@@ -92,16 +92,14 @@ export const HelicalLayerSchema = z
 export const SkipLayerSchema = z
   .object({
     windType: windType('skip'),
-    mandrelRotation: z
-      .number()
-      .meta(
-        fieldMeta({
-          title: 'Mandrel rotation',
-          unit: '°',
-          description: 'Mandrel turn with no fibre laid, degrees.',
-          alias: 'mandrel_rotation',
-        }),
-      ),
+    mandrelRotation: z.number().meta(
+      fieldMeta({
+        title: 'Mandrel rotation',
+        unit: '°',
+        description: 'Mandrel turn with no fibre laid, degrees.',
+        alias: 'mandrel_rotation',
+      }),
+    ),
   })
   .meta({ id: 'SkipLayer', title: 'SkipLayer' });
 
