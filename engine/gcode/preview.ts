@@ -17,6 +17,8 @@ import type { SimulationSummary } from './types.ts';
 export interface PreviewOptions {
   /** Largest mandrel turn between two consecutive vertices, in degrees (default 5). */
   maxStepDegrees?: number;
+  /** Preview a program without the Parameters header on a mandrel fitted to its path. */
+  fitMandrel?: boolean;
 }
 
 /**
@@ -52,6 +54,8 @@ export interface PreviewGeometry {
   /** Number of commands (the largest value a scrubber needs). */
   commandCount: number;
   summary: SimulationSummary;
+  /** Set when the program had no Parameters header: the diameter the mandrel was fitted at (mm). */
+  fittedDiameter?: number;
 }
 
 /** A turn of more than this many steps is drawn with longer steps (a guard against absurd input). */
@@ -85,7 +89,7 @@ export class PreviewBuilder implements MotionObserver {
     if (!(step > 0) || !Number.isFinite(step))
       throw new RangeError('maxStepDegrees must be a positive number');
     this.#maxStep = step;
-    this.#simulator = new GcodeSimulator(this);
+    this.#simulator = new GcodeSimulator(this, { fitMandrel: options.fitMandrel === true });
     this.#vertex(0, 0, 0, 0);
   }
 
@@ -106,6 +110,7 @@ export class PreviewBuilder implements MotionObserver {
       vertexCount: n,
       commandCount: this.#simulator.commandLineCount,
       summary,
+      ...(this.#simulator.fittedDiameter === null ? {} : { fittedDiameter: this.#simulator.fittedDiameter }),
     };
   }
 

@@ -108,6 +108,25 @@ export interface MotionObserver {
   home(command: number, x: boolean, a: boolean): void;
 }
 
+export interface SimulatorOptions {
+  /**
+   * A program without the `; Parameters` header (another CAM's, a hand-written one) is not refused:
+   * the mandrel is fitted to the path instead (see fittedDiameter). For a preview only: §5 refuses
+   * such a program, and the simulate route keeps doing so.
+   */
+  fitMandrel?: boolean;
+}
+
+/**
+ * The mandrel diameter a program without a header is drawn on: a quarter of the carriage's travel
+ * (the proportions of a typical wound part), at least 10 mm; 100 mm when the carriage never moves.
+ */
+export function fittedMandrelDiameter(xMin: number, xMax: number): number {
+  const travel = xMax - xMin;
+  if (!(travel > 0) || !Number.isFinite(travel)) return 100;
+  return Math.max(10, Math.round(travel / 4));
+}
+
 /** Streaming simulator: `push` chunks of UTF-8 bytes in order, then `finish`. */
 export class GcodeSimulator implements LineSink {
   readonly #splitter: LineSplitter;
@@ -120,6 +139,12 @@ export class GcodeSimulator implements LineSink {
 
   #headerKnown = false;
   #c0 = 0;
+  readonly #fitMandrel: boolean;
+  /** The diameter fitted to a program without a header; null while (or when) the header gives it. */
+  #fitted: number | null = null;
+  /** The carriage's logical range so far, for fitting a mandrel. */
+  #xMin = 0;
+  #xMax = 0;
 
   #format = UNKNOWN;
   #mandrelLetter = LOWER_A;
@@ -148,9 +173,15 @@ export class GcodeSimulator implements LineSink {
   #deferred = new Float64Array(0);
   #deferredLength = 0;
 
-  constructor(observer: MotionObserver | null = null) {
+  constructor(observer: MotionObserver | null = null, options: SimulatorOptions = {}) {
     this.#splitter = new LineSplitter(this);
     this.#observer = observer;
+    this.#fitMandrel = options.fitMandrel === true;
+  }
+
+  /** With `fitMandrel`, after `finish`: the diameter assumed for a program without a header. */
+  get fittedDiameter(): number | null {
+    return this.#fitted;
   }
 
   /** Lines read so far that are not blank and not only a comment (spec §6.1 commands). */
@@ -191,6 +222,10 @@ export class GcodeSimulator implements LineSink {
     this.#splitter.finish();
     this.#finished = true;
     if (this.#commands === 0) throw this.#die('Program is empty');
+    if (!this.#headerKnown && this.#fitMandrel) {
+      this.#fitted = fittedMandrelDiameter(this.#xMin, this.#xMax);
+      this.#knowDiameter(this.#fitted);
+    }
     if (!this.#headerKnown) throw this.#die('Unable to locate Parameters header in program');
     const format = this.#format === UNKNOWN ? XAB : this.#format;
     if (this.#errorLine[format] !== 0) throw this.#die(this.#errorMessage[format] as string);
@@ -303,6 +338,10 @@ export class GcodeSimulator implements LineSink {
         `Line ${this.#lineNo}: invalid Parameters header (expected JSON with a positive mandrel.diameter)`,
       );
     }
+    this.#knowDiameter(diameter);
+  }
+
+  #knowDiameter(diameter: number): void {
     this.#headerKnown = true;
     this.#c0 = Math.PI * diameter;
     this.#observer?.diameter(diameter);
@@ -371,6 +410,8 @@ export class GcodeSimulator implements LineSink {
       }
     } else {
       this.#defer(this.#lineNo, dx, da, this.#feed);
+      if (x < this.#xMin) this.#xMin = x;
+      else if (x > this.#xMax) this.#xMax = x;
     }
     if (this.#observer !== null) this.#observer.move(this.#sendable, x, a);
   }

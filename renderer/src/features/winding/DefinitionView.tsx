@@ -208,6 +208,12 @@ export function DefinitionView({
           <AnalysisPlots plan={result.plan} />
         </>
       )}
+      {result.ok && result.fittedDiameter !== undefined && (
+        <p className="hint" data-testid="fitted-mandrel">
+          No Parameters header (not planned by Towpath): shown on a {result.fittedDiameter} mm mandrel fitted
+          to the path; the time and tow length assume that diameter.
+        </p>
+      )}
       {result.ok && !result.plan && <SimulationFigures summary={result.simulation} />}
     </section>
   );

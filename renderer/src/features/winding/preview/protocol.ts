@@ -62,6 +62,8 @@ export type LoadResult =
       name: string;
       plan?: PlanSummary;
       simulation: SimulationSummary;
+      /** G-code without the Parameters header: the mandrel diameter (mm) its figures and view assume. */
+      fittedDiameter?: number;
       geometry: ViewGeometry;
       bytes: number;
       /** Time the worker spent on this request (reading, planning or simulating, preview), ms. */

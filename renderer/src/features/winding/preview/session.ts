@@ -269,6 +269,7 @@ export class PreviewSession {
     }
     this.#loaded = { name, kind, definition: null, program: reader.program };
     this.#postLoaded(id, {
+      ...(geometry.fittedDiameter === undefined ? {} : { fittedDiameter: geometry.fittedDiameter }),
       ok: true,
       kind,
       name,
@@ -369,7 +370,8 @@ class SourceReader {
   readonly kind: ProgramKind;
   readonly program = new ProgramBytes();
   readonly #utf8 = new Utf8Validator();
-  readonly #builder = new PreviewBuilder();
+  // Any G-code previews, not only Towpath's: without a header the mandrel is fitted to the path.
+  readonly #builder = new PreviewBuilder({ fitMandrel: true });
   #failure: unknown;
   bytesRead = 0;
 
