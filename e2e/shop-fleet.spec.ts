@@ -4,15 +4,12 @@
 // the read-only viewer's credential. A killed winder turns offline on screen, a zero-length retained
 // publish removes its row.
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import mqtt from 'mqtt';
 import { type RecipeBroker, startRecipeBroker } from '../server/fleet/testing/recipe-broker.ts';
+import { startWinder, type Winder, winderEnv } from '../server/fleet/testing/winder.ts';
 import { gql } from '../server/testing/graphql.ts';
 import { signIn as signInForToken } from '../server/testing/graphql-fixture.ts';
-import { type Running, startNode } from '../server/testing/process.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { readmeScreenshot } from './support/screenshots.ts';
 import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startSignedInCore } from './support/towpath-core.ts';
@@ -20,38 +17,11 @@ import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startSignedInCore } from './s
 let broker: RecipeBroker;
 let core: Core;
 let token: string;
-const winders: { run: Running; dataDir: string }[] = [];
+const winders: Winder[] = [];
 
 test.describe.configure({ mode: 'serial' });
 // axe-core is injected as a script, which the app's CSP would refuse.
 test.use({ bypassCSP: true });
-
-function fleetEnv(id: string): Record<string, string> {
-  return {
-    MACHINE_PORT: '0',
-    FLEET_BROKER_URL: broker.url,
-    FLEET_WORKSTATION_ID: id,
-    FLEET_NAME: `Winder ${id.slice(1)}`,
-    FLEET_PASSWORD: broker.passwords[id] as string,
-    FLEET_CA_FILE: broker.caFile,
-    FLEET_KEEPALIVE_SECONDS: '5',
-  };
-}
-
-/** A winder's headless core, publishing to the shop broker. */
-async function winder(id: string): Promise<Running> {
-  const dataDir = await mkdtemp(join(tmpdir(), `towpath-fleet-${id}-`));
-  const run = startNode('server/cli.ts', ['serve'], {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    WINDING_PORT: '0',
-    TOWPATH_DATA_DIR: dataDir,
-    ...fleetEnv(id),
-  });
-  winders.push({ run, dataDir });
-  await run.waitFor(/is running\. Open /);
-  return run;
-}
 
 async function call<T>(query: string, variables: Record<string, unknown>, field: string): Promise<T> {
   const answer = await gql<Record<string, T>>(core.url, query, { token, variables });
@@ -65,18 +35,17 @@ test.beforeAll(async () => {
   broker = await startRecipeBroker();
   // The dashboard's workstation is winder 3; the broker on this PC is loopback, allowed on its port.
   [core] = await Promise.all([
-    startSignedInCore({ GATEWAY_EGRESS_ALLOW: `loopback:${broker.port}`, ...fleetEnv('w03') }),
-    winder('w01'),
-    winder('w02'),
+    startSignedInCore({ GATEWAY_EGRESS_ALLOW: `loopback:${broker.port}`, ...winderEnv('w03', broker) }),
+    startWinder('w01', broker).then((w) => winders.push(w)),
+    startWinder('w02', broker).then((w) => winders.push(w)),
   ]);
   token = await signInForToken(core.url, ADMIN_EMAIL, PASSWORD);
 });
 
 test.afterAll(async () => {
-  for (const { run } of winders) run.child.kill('SIGKILL');
+  await Promise.all(winders.map((winder) => winder.dispose()));
   await core?.stop();
   await broker?.stop();
-  await Promise.all(winders.map(({ dataDir }) => rm(dataDir, { recursive: true, force: true })));
 });
 
 /** docs/fleet.md §3: the viewer's credential, a broker profile with the shop CA, the shipped board. */
@@ -139,7 +108,7 @@ test('the shop-fleet dashboard lists every winder, live', async ({ page }) => {
   expect(await seriousAxeViolations(page)).toEqual([]);
 
   // A winder's core is killed: the broker's will reaches the screen within 2 s.
-  (winders[1] as { run: Running }).run.child.kill('SIGKILL');
+  winders.find((w) => w.id === 'w02')?.run.child.kill('SIGKILL');
   await expect(row('Winder 02')).toContainText('(offline)', { timeout: 2000 });
   await expect(table.getByRole('row').filter({ hasText: 'Winder 02' })).toContainText('offline');
   await expect(row('Winder 01')).toContainText('(disconnected)');

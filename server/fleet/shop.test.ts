@@ -4,36 +4,26 @@
 // (births, live progress, clean stop, crash, hang, broker restart); what they measure is checked as
 // deadlines of waits, never as benchmarks. One set of cores runs through the checks in order.
 import { readFileSync, statSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../machine/testing/pty-pair.ts';
 import { eventually } from '../testing/eventually.ts';
-import { type Running, startNode } from '../testing/process.ts';
-import { removeTempDir } from '../testing/workstation.ts';
 import type { FleetState } from './state.ts';
 import { type Heard, type Observer, observe } from './testing/observer.ts';
 import { type RecipeBroker, startRecipeBroker } from './testing/recipe-broker.ts';
+import { startWinder, type Winder } from './testing/winder.ts';
 
-interface Core {
-  id: string;
-  run: Running;
-  url: string;
-  dataDir: string;
-  /** When the core said it runs. */
-  runningAt: number;
-}
+type Core = Winder;
 
 let broker: RecipeBroker;
 let viewer: Observer;
 const cores = new Map<string, Core>();
 const pairs: PtyPair[] = [];
 const marlins: FakeMarlinOnPort[] = [];
-const everyRun: Running[] = [];
-const dataDirs: string[] = [];
+const everyWinder: Winder[] = [];
 
 const topic = (id: string) => `towpath/v1/${id}/state`;
 const ca = () => readFileSync(broker.caFile);
@@ -44,28 +34,10 @@ const after =
   (h: Heard): boolean =>
     viewer.heard.indexOf(h) >= mark && h.topic === topic(id) && h.state !== null && match(h.state);
 
+/** A winder for the whole file: the cores outlive each test. */
 async function serve(id: string): Promise<Core> {
-  // Kept for the whole file: the cores outlive each test.
-  const dataDir = await mkdtemp(join(tmpdir(), `towpath-shop-${id}-`));
-  dataDirs.push(dataDir);
-  const run = startNode('server/cli.ts', ['serve'], {
-    HOST: '127.0.0.1',
-    PORT: '0',
-    WINDING_PORT: '0',
-    MACHINE_PORT: '0',
-    TOWPATH_DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    FLEET_BROKER_URL: broker.url,
-    FLEET_WORKSTATION_ID: id,
-    FLEET_NAME: `Winder ${id}`,
-    FLEET_PASSWORD: broker.passwords[id] as string,
-    FLEET_CA_FILE: broker.caFile,
-    // A hung PC is noticed after 1.5 × 5 s (+ up to 6 s on Mosquitto 2.0).
-    FLEET_KEEPALIVE_SECONDS: '5',
-  });
-  everyRun.push(run);
-  const [, url] = await run.waitFor(/is running\. Open (http:\/\/[^\s/]+)\//);
-  const core = { id, run, url: url as string, dataDir, runningAt: Date.now() };
+  const core = await startWinder(id, broker);
+  everyWinder.push(core);
   cores.set(id, core);
   return core;
 }
@@ -104,15 +76,11 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  for (const run of everyRun) {
-    run.child.kill('SIGCONT');
-    run.child.kill('SIGKILL');
-  }
+  await Promise.all(everyWinder.map((winder) => winder.dispose()));
   await Promise.all(marlins.map((m) => m.close().catch(() => {})));
   await Promise.all(pairs.map((p) => p.dispose()));
   await viewer?.end();
   await broker?.stop();
-  await Promise.all(dataDirs.map((dir) => removeTempDir(dir)));
 });
 
 describe('three winders on the shop broker', () => {
@@ -125,7 +93,7 @@ describe('three winders on the shop broker', () => {
       );
       expect(birth.receivedAt - core.runningAt).toBeLessThanOrEqual(2000);
       expect(birth.qos).toBe(1);
-      expect(birth.state).toMatchObject({ workstationId: core.id, name: `Winder ${core.id}` });
+      expect(birth.state).toMatchObject({ workstationId: core.id, name: `Winder ${core.id.slice(1)}` });
     }
     for (const core of started) {
       const mark = viewer.heard.length;
