@@ -99,7 +99,13 @@ export type ConnectRequest = z.infer<typeof connectRequest>;
  * (the body is the G-code alone, streamed through untouched).
  */
 export const jobQuery = z.object({
-  name: z.string().trim().max(255, 'must be at most 255 characters').optional(),
+  name: z
+    .string()
+    .trim()
+    .max(255, 'must be at most 255 characters')
+    // `?name=` with nothing after it names nothing.
+    .transform((name) => (name === '' ? undefined : name))
+    .optional(),
 });
 
 export const commandRequest = z.object({ command: z.string() });

@@ -71,6 +71,9 @@ describe('the job history', () => {
     });
     expect(Date.parse(row.endedAt as string)).toBeGreaterThanOrEqual(Date.parse(row.startedAt));
 
+    // An empty name is no name.
+    await b.call('POST', '/api/machine/dry-run?name=', { gcode: program(2) });
+    expect((await jobs(b))[0]).toMatchObject({ program: null, dryRun: true });
     const dry = await b.call('POST', '/api/machine/dry-run?name=dry.gcode', { gcode: program(12) });
     expect(dry.body).toEqual({ commands_streamed: 12, total_commands: 12, dry_run: true });
     const [latest] = await jobs(b);

@@ -163,6 +163,7 @@ export async function machineRoutes(
     return { jobs };
   });
   app.get(MACHINE_ROUTES.jobsCsv, async (request, reply) => sendCsv(reply, jobsCsv(listJobs(request).jobs)));
+
   // Profiles are small nested documents, not jobs: parsed whole (and bounded) in a context of
   // their own, so the flat spooling parser above never sees them.
   await app.register(async (child) => {
