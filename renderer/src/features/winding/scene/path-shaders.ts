@@ -1,8 +1,8 @@
-// The 3D view's two ways of drawing the path, as shaders over the same per-vertex arrays: tow
-// bands (each segment one instance, widened on the surface here) and plain lines (the fast mode
-// for million-line programs). Both lay the path on the mandrel's surface (its radius sampled
-// along the axis, so cones and domes are followed) at the layer's own radius, colour it by layer
-// up to the scrub position and draw the rest as not yet wound.
+// The 3D view's two ways of drawing the path: tow bands (the ribbon built in the worker, narrowed
+// here where not yet wound) and plain lines over the path's own arrays (the fast mode for
+// million-line programs, laid on the mandrel's surface here: its radius sampled along the axis,
+// so cones and domes are followed). Both colour the path by layer up to the scrub position and
+// draw the rest as not yet wound.
 
 const COMMON = /* glsl */ `
   uniform sampler2D layerColours; // RGBA8: colour, alpha 0 when the layer is hidden
@@ -37,15 +37,12 @@ const COMMON = /* glsl */ `
 
 export const BAND_VERTEX_SHADER = /* glsl */ `
   ${COMMON}
-  uniform float halfWidth;
   uniform float pendingWidth;
-  // Per corner of the quad: along (0 at the start, 1 at the end) and across (−1, +1).
-  attribute vec2 corner;
-  // Per instance (segment): its two vertices, its end's command and its layer. Integer attributes
-  // (bound with vertexAttribIPointer) go to the GPU as they are; a 16-bit value read as a float
-  // would be converted on the CPU at every draw by some drivers (software GL among them).
-  attribute vec3 start;
-  attribute vec3 end;
+  // Per ribbon vertex (built in the worker, ribbon.ts): the path's point on the surface is
+  // position, half the band across the path is across; even vertices lie left, odd right.
+  // Integer attributes (bound with vertexAttribIPointer) go to the GPU as they are; a 16-bit value
+  // read as a float would be converted on the CPU at every draw by some drivers (software GL).
+  attribute vec3 across;
   attribute uint command;
   attribute uint layer;
   varying vec3 vColour;
@@ -58,25 +55,14 @@ export const BAND_VERTEX_SHADER = /* glsl */ `
     vec4 shape = tableAt(layerShape, layer);
     vec4 look = tableAt(layerColours, layer);
     bool done = float(command) <= scrub + 0.5;
-    // Within a layer, later bands lie a little higher, so where bands cross the later one is on
-    // top (as it is wound); what is not yet wound lies under all of it.
-    float segment = float(gl_InstanceID) + 1.0;
-    float progress = shape.z > 0.0 ? clamp((segment - shape.y) / shape.z, 0.0, 1.0) : 0.0;
-    float lift = shape.x + (done ? thickness * (0.15 + 0.8 * progress) : thickness * 0.05);
-    vec3 a = onSurface(start, lift);
-    vec3 b = onSurface(end, lift);
-    vec3 p = mix(a, b, corner.x);
-    vec3 radial = normalize(vec3(0.0, p.yz) + vec3(1e-9, 0.0, 0.0));
-    vec3 across = cross(radial, b - a);
-    float l = length(across);
-    // A segment with no length on the surface (a dwell): its band lies across the axis.
-    across = l > 1e-9 ? across / l : vec3(1.0, 0.0, 0.0);
-    float w = halfWidth * shape.w * (done ? 1.0 : pendingWidth);
-    p += across * corner.y * w;
+    float side = gl_VertexID % 2 == 0 ? -1.0 : 1.0;
+    // Not yet wound: a narrower flat strip where the tow will go (on what is wound before it).
+    vec3 p = position + across * side * shape.w * (done ? 1.0 : pendingWidth);
     vColour = look.rgb;
     vVisible = look.a;
     vDone = done ? 1.0 : 0.0;
-    vAcross = corner.y;
+    vAcross = side;
+    vec3 radial = normalize(vec3(0.0, position.yz) + vec3(1e-9, 0.0, 0.0));
     vec3 n = normalize(normalMatrix * radial);
     vShade = 0.8 + 0.2 * max(dot(n, normalize(vec3(0.35, 0.6, 0.72))), 0.0);
     gl_Position = projectionMatrix * modelViewMatrix * vec4(p, 1.0);

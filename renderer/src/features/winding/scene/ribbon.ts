@@ -1,8 +1,8 @@
-// What the tow bands are drawn from, as plain numbers: where each layer lies (the mandrel plus the
-// tow thickness of the layers under it), how wide the band is, and the mandrel's surface radius
-// sampled evenly along the axis. The 3D view's shader reads these from small tables; the band
-// itself is expanded from each path segment on the GPU (ribbon-shader.ts), so a million-segment
-// path needs no vertex memory beyond the path it already has.
+// The tow bands as geometry, built in the preview worker: where each layer lies (the mandrel plus
+// the tow thickness of the layers under it), how wide the band is, the mandrel's surface radius
+// along the axis, and the ribbon itself: two vertices per path vertex, either side of it across
+// the path on the surface, joined by two triangles per segment. The shader only narrows what is
+// not yet wound and shades; layer colours and visibility stay in small tables.
 import { type MandrelProfile, radiusAt } from '../preview/mandrel-profile.ts';
 import type { ViewGeometry } from '../preview/protocol.ts';
 
@@ -90,4 +90,94 @@ export function sampledRadius(sampled: SampledProfile, x: number): number {
   const j = Math.min(i + 1, n - 1);
   const a = sampled.radius[i] as number;
   return a + (f - i) * ((sampled.radius[j] as number) - a);
+}
+
+export interface Ribbon {
+  /** Per ribbon vertex (two per path vertex, left then right): the path's point on the surface, then half the band across it. */
+  centreAcross: Float32Array;
+  /** Per ribbon vertex, its path vertex's command and layer. */
+  command: Uint32Array;
+  layer: Uint16Array;
+  /** Two triangles per segment. */
+  index: Uint32Array;
+}
+
+/**
+ * The band along the path. Each path vertex is lifted onto the surface at its layer's radius
+ * (later bands of a layer a little higher, so where bands cross the later one lies on top) and
+ * given the direction across the path there: along the surface, square to the path (the
+ * neighbours' chord), half the tow's width long.
+ */
+export function buildRibbon(
+  geometry: Pick<ViewGeometry, 'positions' | 'commandIndex' | 'layerOf' | 'layers' | 'vertexCount'>,
+  layout: BandLayout,
+  profile: SampledProfile,
+): Ribbon {
+  const n = geometry.vertexCount;
+  const p = geometry.positions;
+  const centreAcross = new Float32Array(12 * n);
+  const command = new Uint32Array(2 * n);
+  const layer = new Uint16Array(2 * n);
+  const half = layout.width / 2;
+  for (let k = 0; k < n; k++) {
+    const l = geometry.layerOf[k] ?? 0;
+    const info = geometry.layers[l];
+    const progress =
+      info && info.vertexCount > 0 ? Math.min(Math.max((k - info.firstVertex) / info.vertexCount, 0), 1) : 0;
+    const lift = (layout.lift[l] ?? 0) + layout.thickness * (0.15 + 0.8 * progress);
+    const x = p[3 * k] as number;
+    const y = p[3 * k + 1] as number;
+    const z = p[3 * k + 2] as number;
+    const r = Math.hypot(y, z);
+    const ny = r > 0 ? y / r : 1;
+    const nz = r > 0 ? z / r : 0;
+    const surface = sampledRadius(profile, x) + lift;
+    // The chord between the neighbours: the path's direction here.
+    const a = Math.max(k - 1, 0);
+    const b = Math.min(k + 1, n - 1);
+    const tx = (p[3 * b] as number) - (p[3 * a] as number);
+    const ty = (p[3 * b + 1] as number) - (p[3 * a + 1] as number);
+    const tz = (p[3 * b + 2] as number) - (p[3 * a + 2] as number);
+    // across = radial × direction, radial = (0, ny, nz)
+    let cx = ny * tz - nz * ty;
+    let cy = nz * tx;
+    let cz = -ny * tx;
+    const length = Math.hypot(cx, cy, cz);
+    // No direction (a dwell, or a turnaround straight back): lie across the axis.
+    if (length > 1e-9) {
+      cx /= length;
+      cy /= length;
+      cz /= length;
+    } else {
+      cx = 1;
+      cy = 0;
+      cz = 0;
+    }
+    for (let side = 0; side < 2; side++) {
+      const v = 2 * k + side;
+      centreAcross[6 * v] = x;
+      centreAcross[6 * v + 1] = ny * surface;
+      centreAcross[6 * v + 2] = nz * surface;
+      centreAcross[6 * v + 3] = cx * half;
+      centreAcross[6 * v + 4] = cy * half;
+      centreAcross[6 * v + 5] = cz * half;
+      command[v] = geometry.commandIndex[k] ?? 0;
+      layer[v] = l;
+    }
+  }
+  const segments = Math.max(n - 1, 0);
+  const index = new Uint32Array(6 * segments);
+  for (let k = 1; k < n; k++) {
+    const i = 6 * (k - 1);
+    const a = 2 * (k - 1);
+    const b = 2 * k;
+    // The segment's end vertex comes last in both triangles: it decides done or pending (flat shading).
+    index[i] = a;
+    index[i + 1] = a + 1;
+    index[i + 2] = b;
+    index[i + 3] = a + 1;
+    index[i + 4] = b + 1;
+    index[i + 5] = b;
+  }
+  return { centreAcross, command, layer, index };
 }

@@ -2,9 +2,9 @@
 // profile, so cones and domes show), the fibre path as tow bands or lines coloured by layer, the
 // carriage marker and the camera. It draws on a page's canvas or, in the preview worker, on an
 // OffscreenCanvas handed over by the page, so a big path's upload and first frame never hold up the
-// page. The path is uploaded once: bands are the same per-vertex arrays drawn as one instance per
-// segment and widened in the shader; the scrub position, layer visibility and colours are uniforms
-// and small textures, so scrubbing never touches the vertex buffers.
+// page. The path is uploaded once (the bands as a ribbon built here, in the worker, from the
+// path's arrays); the scrub position, layer visibility and colours are uniforms and small
+// textures, so scrubbing never touches the vertex buffers.
 import {
   AmbientLight,
   Box3,
@@ -15,8 +15,7 @@ import {
   DirectionalLight,
   DoubleSide,
   FloatType,
-  InstancedBufferGeometry,
-  InstancedInterleavedBuffer,
+  InterleavedBuffer,
   InterleavedBufferAttribute,
   IntType,
   LatheGeometry,
@@ -48,6 +47,7 @@ import {
 import {
   type BandLayout,
   bandLayout,
+  buildRibbon,
   type SampledProfile,
   sampledRadius,
   sampleProfile,
@@ -63,7 +63,7 @@ export type ViewDirection = 'side' | 'end' | 'isometric';
 export type PathStyle = 'bands' | 'lines';
 
 /** The pending part's strip, as a share of the band's width. */
-const PENDING_WIDTH = 0.3;
+const PENDING_WIDTH = 0.5;
 
 export interface SceneStats {
   /** Vertices of the path the last frame drew (from the renderer's own count of its segments or band triangles). */
@@ -148,7 +148,6 @@ export class ToolpathScene {
       profile: { value: null },
       profileRange: { value: new Vector3(0, 1, 2) },
       thickness: { value: 0 },
-      halfWidth: { value: 0 },
       pendingWidth: { value: PENDING_WIDTH },
     });
     this.#bandMaterial = new ShaderMaterial({
@@ -280,18 +279,21 @@ export class ToolpathScene {
     this.#camera.updateProjectionMatrix();
     this.#rig.update();
     // In perspective the near end looks larger: centre what is seen rather than the box, then
-    // come as close as that allows.
-    const seen = this.#screenExtent();
-    const shift = right
-      .clone()
-      .multiplyScalar(((seen.minX + seen.maxX) / 2) * tanH * distance)
-      .addScaledVector(up, ((seen.minY + seen.maxY) / 2) * tanV * distance);
-    this.#camera.position.add(shift);
-    this.#rig.target.add(shift);
-    this.#rig.update();
-    const after = this.#screenExtent();
-    const spread = Math.max((after.maxX - after.minX) / 2, (after.maxY - after.minY) / 2);
-    if (spread > 0 && spread < 0.96) this.#rig.zoom(Math.max(spread / 0.96, 0.5));
+    // come as close as that allows; a few rounds settle both.
+    for (let round = 0; round < 4; round++) {
+      const seen = this.#screenExtent();
+      const reach = this.#camera.position.distanceTo(this.#rig.target);
+      const shift = right
+        .clone()
+        .multiplyScalar(((seen.minX + seen.maxX) / 2) * tanH * reach)
+        .addScaledVector(up, ((seen.minY + seen.maxY) / 2) * tanV * reach);
+      this.#camera.position.add(shift);
+      this.#rig.target.add(shift);
+      this.#rig.update();
+      const after = this.#screenExtent();
+      const spread = Math.max((after.maxX - after.minX) / 2, (after.maxY - after.minY) / 2);
+      if (spread > 0) this.#rig.zoom(Math.min(Math.max(spread / 0.94, 0.5), 2));
+    }
     this.requestRender();
   }
 
@@ -437,7 +439,6 @@ export class ToolpathScene {
       u.profile = { value: radius };
       u.profileRange = { value: new Vector3(profile.x0, profile.dx, profile.radius.length) };
       u.thickness = { value: layout.thickness };
-      u.halfWidth = { value: layout.width / 2 };
     }
   }
 
@@ -450,23 +451,19 @@ export class ToolpathScene {
         this.#stats.pathUploads++;
       });
     let path: Object3D;
-    if (this.#style === 'bands' && geometry.vertexCount > 1) {
-      // One instance per segment: its start and end are neighbouring vertices of the same arrays.
-      const g = new InstancedBufferGeometry();
-      g.setAttribute('corner', new BufferAttribute(Float32Array.of(0, -1, 0, 1, 1, -1, 1, 1), 2));
-      g.setIndex([0, 1, 2, 2, 1, 3]);
-      const positions = new InstancedInterleavedBuffer(geometry.positions, 3, 1);
-      const commands = new InstancedInterleavedBuffer(geometry.commandIndex, 1, 1);
-      const layers = new InstancedInterleavedBuffer(geometry.layerOf, 1, 1);
-      g.setAttribute('start', new InterleavedBufferAttribute(positions, 3, 0));
-      g.setAttribute('end', new InterleavedBufferAttribute(positions, 3, 3));
-      g.setAttribute('command', new InterleavedBufferAttribute(commands, 1, 1));
-      const layer = new InterleavedBufferAttribute(layers, 1, 1);
-      // three reads gpuType on interleaved attributes too, though its types do not declare it.
-      (layer as unknown as { gpuType: number }).gpuType = IntType;
-      g.setAttribute('layer', layer);
-      g.instanceCount = geometry.vertexCount - 1;
-      for (const buffer of [positions, commands, layers]) counted(buffer);
+    if (this.#style === 'bands' && geometry.vertexCount > 1 && this.#layout && this.#profile) {
+      const ribbon = buildRibbon(geometry, this.#layout, this.#profile);
+      const g = new BufferGeometry();
+      const vertices = new InterleavedBuffer(ribbon.centreAcross, 6);
+      const commands = new BufferAttribute(ribbon.command, 1);
+      const layers = new BufferAttribute(ribbon.layer, 1);
+      layers.gpuType = IntType;
+      g.setAttribute('position', new InterleavedBufferAttribute(vertices, 3, 0));
+      g.setAttribute('across', new InterleavedBufferAttribute(vertices, 3, 3));
+      g.setAttribute('command', commands);
+      g.setAttribute('layer', layers);
+      g.setIndex(new BufferAttribute(ribbon.index, 1));
+      for (const buffer of [vertices, commands, layers]) counted(buffer);
       const mesh = new Mesh(g, this.#bandMaterial);
       mesh.onBeforeRender = (renderer) => {
         this.#pathDrawn -= renderer.info.render.triangles / 2;

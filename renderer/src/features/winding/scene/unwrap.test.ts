@@ -11,7 +11,7 @@ import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
 import { mandrelProfile, radiusAt } from '../preview/mandrel-profile.ts';
 import { viewGeometry } from '../preview/session.ts';
 import { layerColour, PENDING_COLOUR } from './colours.ts';
-import { bandLayout, sampledRadius, sampleProfile, tableRows, tableTexel } from './ribbon.ts';
+import { bandLayout, buildRibbon, sampledRadius, sampleProfile, tableRows, tableTexel } from './ribbon.ts';
 import { segmentPieces, unwrappedCounts, vertexAngles, wrapDirection } from './unwrap.ts';
 
 const read = (path: string) => readFileSync(join(REFERENCE_ROOT, path));
@@ -19,7 +19,11 @@ const read = (path: string) => readFileSync(join(REFERENCE_ROOT, path));
 function planned(name: string) {
   const definition = parseWindDefinition(new Uint8Array(read(`${name}/input.wind`)), 'input.wind');
   const gcode = planToString(definition).gcode;
-  return { definition, gcode, geometry: viewGeometry(buildPreview(new TextEncoder().encode(gcode)), definition, false) };
+  return {
+    definition,
+    gcode,
+    geometry: viewGeometry(buildPreview(new TextEncoder().encode(gcode)), definition, false),
+  };
 }
 
 /** The mandrel angles the G-code itself commands (A words, physical: G92 shifts are undone). */
@@ -46,7 +50,9 @@ describe('unwrapping', () => {
   it('reads each vertex angle in [0, 360) from its position', () => {
     const r = 10;
     const degrees = [0, 45, 90, 179.5, 180, 270, 359];
-    const positions = new Float32Array(degrees.flatMap((d) => [1, r * Math.cos((d * Math.PI) / 180), r * Math.sin((d * Math.PI) / 180)]));
+    const positions = new Float32Array(
+      degrees.flatMap((d) => [1, r * Math.cos((d * Math.PI) / 180), r * Math.sin((d * Math.PI) / 180)]),
+    );
     const angles = vertexAngles(positions, degrees.length);
     degrees.forEach((d, k) => expect(angles[k]).toBeCloseTo(d, 3));
   });
@@ -78,7 +84,9 @@ describe('unwrapping', () => {
       const turns = commandedTurns(gcode);
       let crossings = 0;
       for (let k = 1; k < turns.length; k++)
-        crossings += Math.abs(Math.floor((turns[k] as number) / 360) - Math.floor((turns[k - 1] as number) / 360));
+        crossings += Math.abs(
+          Math.floor((turns[k] as number) / 360) - Math.floor((turns[k - 1] as number) / 360),
+        );
       expect(counts.wraps, name).toBe(crossings);
       expect(counts.pieces, name).toBe(counts.segments + counts.wraps);
     }
@@ -101,6 +109,47 @@ describe('tow bands', () => {
     expect(layout.thickness).toBe(0.5);
     expect([...layout.lift]).toEqual([0, 0.5, 1, 1, 1.5]);
     expect([...layout.band]).toEqual([1, 1, 0, 1, 1]);
+  });
+
+  it('are built as a ribbon the tow wide, across the path, each layer above the one under it', () => {
+    const { geometry, definition } = planned('conf_valid_multilayer');
+    const layout = bandLayout(geometry);
+    const profile = sampleProfile(geometry.mandrel);
+    const ribbon = buildRibbon(geometry, layout, profile);
+    const n = geometry.vertexCount;
+    expect(ribbon.centreAcross).toHaveLength(12 * n);
+    expect(ribbon.index).toHaveLength(6 * (n - 1));
+    const R = definition.mandrelParameters.diameter / 2;
+    const t = definition.towParameters.thickness;
+    const c = ribbon.centreAcross;
+    for (let k = 1; k < n - 1; k += 97) {
+      const v = 2 * k;
+      const across = [c[6 * v + 3], c[6 * v + 4], c[6 * v + 5]] as number[];
+      // Half the tow either side: the band is the tow's width.
+      expect(2 * Math.hypot(...across), `vertex ${k}`).toBeCloseTo(definition.towParameters.width, 4);
+      // On the surface: square to the radius there.
+      const centre = [c[6 * v], c[6 * v + 1], c[6 * v + 2]] as number[];
+      const radius = Math.hypot(centre[1] as number, centre[2] as number);
+      const radial =
+        (across[1] as number) * (centre[1] as number) + (across[2] as number) * (centre[2] as number);
+      expect(Math.abs(radial) / radius, `vertex ${k}`).toBeLessThan(1e-3);
+      // Square to the path: the neighbours' chord.
+      const p = geometry.positions;
+      const chord = [0, 1, 2].map((i) => (p[3 * (k + 1) + i] as number) - (p[3 * (k - 1) + i] as number));
+      const dot = chord.reduce((sum, d, i) => sum + d * (across[i] as number), 0);
+      expect(Math.abs(dot) / (Math.hypot(...chord) * Math.hypot(...across) || 1), `vertex ${k}`).toBeLessThan(
+        1e-3,
+      );
+      // Each layer between the mandrel plus the layers under it and one tow thickness more.
+      const layer = geometry.layerOf[k] as number;
+      const lift = radius - R;
+      expect(lift, `vertex ${k}`).toBeGreaterThanOrEqual((layout.lift[layer] as number) + 0.15 * t - 1e-4);
+      expect(lift, `vertex ${k}`).toBeLessThanOrEqual((layout.lift[layer] as number) + 0.95 * t + 1e-4);
+      expect(ribbon.command[v]).toBe(geometry.commandIndex[k]);
+      expect(ribbon.layer[v + 1]).toBe(layer);
+    }
+    // Layer 2 lies above layer 1.
+    expect(layout.lift[1]).toBe(t);
   });
 
   it('pick a visible width for G-code from elsewhere', () => {

@@ -165,14 +165,6 @@ export function ToolpathView({
         <button type="button" onClick={() => zoom(1.25)}>
           Zoom out
         </button>
-        <label className="viewer__style">
-          <input
-            type="checkbox"
-            checked={style === 'bands'}
-            onChange={(event) => setStyle(event.target.checked ? 'bands' : 'lines')}
-          />{' '}
-          Tow as bands
-        </label>
       </div>
       {dimmed && (
         <p className="viewer__stale" data-testid="view-stale">
@@ -221,6 +213,14 @@ export function ToolpathView({
               setScrub(Number(event.target.value));
             }}
           />
+        </label>
+        <label className="viewer__style">
+          <input
+            type="checkbox"
+            checked={style === 'bands'}
+            onChange={(event) => setStyle(event.target.checked ? 'bands' : 'lines')}
+          />{' '}
+          Tow as bands
         </label>
         <label>
           Speed{' '}
