@@ -127,3 +127,21 @@ test('the shop-fleet dashboard lists every winder, live', async ({ page }) => {
   await expect(row('Winder 02')).toHaveCount(0);
   await expect(table.getByRole('row')).toHaveCount(3);
 });
+
+test('Admin → Diagnostics says how this winder reaches the shop broker', async ({ page }) => {
+  await signIn(page, core.url, ADMIN_EMAIL);
+  await page.goto(`${core.url}/admin/diagnostics`);
+  const fleet = page
+    .getByRole('heading', { name: 'Shop fleet (MQTT)' })
+    .locator('xpath=following-sibling::dl[1]');
+  const figure = (label: string) =>
+    fleet.locator('div').filter({ has: page.getByText(label, { exact: true }) });
+  await expect(figure('Connected')).toContainText('yes');
+  await expect(figure('Broker')).toContainText(broker.url);
+  await expect(figure('State topic')).toContainText('towpath/v1/w03/state');
+  await expect(figure('Last error')).toContainText('none');
+  await expect(figure('Conflict')).toContainText('none');
+  await expect(figure('Last publish')).not.toContainText('never');
+  await expect(page.getByText('Off: set OPCUA_PORT')).toBeVisible();
+  expect(await seriousAxeViolations(page)).toEqual([]);
+});
