@@ -290,6 +290,20 @@ test('reorder, duplicate, delete, undo and redo change the plan as the engine pl
   await expect(feed).toHaveValue('1200');
   await page.getByRole('button', { name: 'Undo' }).click();
   await expect(feed).toHaveValue('9000');
+
+  // The Source tab edits the same working copy, and its Ctrl+Z goes through the same history.
+  await page.getByRole('tab', { name: 'Source' }).click();
+  const source = page.getByRole('textbox', { name: 'Definition source' });
+  await source.click();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.insertText(JSON.stringify({ ...base, layers: [skip, skip, skip] }));
+  await expect.poll(() => shownLayers(page)).toEqual(planOf([skip, skip, skip]));
+  await page.keyboard.press('Control+z');
+  await expect.poll(() => shownLayers(page)).toEqual(planOf([skip, hoop]));
+  await page.getByRole('tab', { name: 'Forms' }).click();
+  await expectLayers([skip, hoop]);
+  await page.getByRole('button', { name: 'Redo' }).click();
+  await expectLayers([skip, skip, skip]);
 });
 
 test('unsaved changes are marked in the title and guarded on reload and open', async ({ page }) => {
