@@ -30,7 +30,15 @@ export default function WindingPage() {
   const busy = state.phase === 'loading';
 
   const machineState = machine.status?.state ?? 'idle';
-  const following = streamed === program.generation && machine.status?.job != null && isBusy(machineState);
+  // The view follows the job when it winds the open program: started here, or elsewhere (the CLI,
+  // the winding door) under the same name with as many commands. Another open file is not relabelled.
+  const jobProgram = machine.status?.program;
+  const runsOpenProgram =
+    streamed === program.generation ||
+    (loaded?.ok === true &&
+      jobProgram?.name === loaded.name &&
+      jobProgram.total === loaded.geometry.commandCount);
+  const following = runsOpenProgram && machine.status?.job != null && isBusy(machineState);
   const resume = useResume(loaded?.ok ? program.client : null, program.generation, machine.status);
   const machineLine = following ? (machine.status?.job?.line ?? 0) : resume.line;
 
