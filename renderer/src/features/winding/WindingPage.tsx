@@ -153,7 +153,9 @@ export default function WindingPage() {
             state.progress
               ? state.progress.phase === 'reading'
                 ? `Reading ${formatBytes(state.progress.done)} of ${formatBytes(state.progress.total)}`
-                : `Planning: ${formatBytes(state.progress.done)} of G-code`
+                : state.progress.phase === 'drawing'
+                  ? 'Drawing the views…'
+                  : `Planning: ${formatBytes(state.progress.done)} of G-code`
               : `Opening ${state.name}…`
           }
         />
@@ -174,6 +176,10 @@ export default function WindingPage() {
 
       <div className="winding__layout">
         <div className="winding__main">
+          {/* The 3D view first: in sight without scrolling on a 1280×800 window. */}
+          {loaded?.ok && view === 'viewer' && (
+            <ToolpathView geometry={loaded.geometry} client={program.client} machineLine={machineLine} />
+          )}
           {loaded && view === 'viewer' && (
             <DefinitionView
               result={loaded}
@@ -182,9 +188,6 @@ export default function WindingPage() {
               onSave={() => void program.saveGcode()}
               busy={busy}
             />
-          )}
-          {loaded?.ok && view === 'viewer' && (
-            <ToolpathView geometry={loaded.geometry} client={program.client} machineLine={machineLine} />
           )}
         </div>
         <aside className="winding__side">
