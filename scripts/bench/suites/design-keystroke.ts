@@ -17,6 +17,8 @@ function percentile(sorted: number[], p: number): number {
 
 interface Typing {
   times: number[];
+  /** The longest main-thread task while the definition opened and was first planned and drawn. */
+  longestOpening: number;
   longestTask: number;
 }
 
@@ -25,6 +27,14 @@ async function typeInto(browser: Browser, lan: string, path: string, keystrokes:
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   try {
     await page.goto(`${lan}/winding`);
+    await page.evaluate(() => {
+      const w = window as unknown as { typing: { longest: number; start: number } };
+      w.typing = { longest: 0, start: 0 };
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.typing.longest = Math.max(w.typing.longest, entry.duration);
+      }).observe({ type: 'longtask' });
+      document.addEventListener('keydown', () => (w.typing.start = performance.now()), { capture: true });
+    });
     await page.getByRole('tab', { name: 'Design' }).click();
     const chooser = page.waitForEvent('filechooser');
     await page.getByRole('button', { name: 'Open definition' }).click();
@@ -38,13 +48,13 @@ async function typeInto(browser: Browser, lan: string, path: string, keystrokes:
       null,
       { timeout: 180_000 },
     );
-    await page.evaluate(() => {
-      const w = window as unknown as { typing: { longest: number; start: number } };
-      w.typing = { longest: 0, start: 0 };
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) w.typing.longest = Math.max(w.typing.longest, entry.duration);
-      }).observe({ type: 'longtask' });
-      document.addEventListener('keydown', () => (w.typing.start = performance.now()), { capture: true });
+    // Long tasks are reported a moment after they end: let those of the opening arrive first.
+    await page.waitForTimeout(500);
+    const longestOpening = await page.evaluate(() => {
+      const w = window as unknown as { typing: { longest: number } };
+      const longest = w.typing.longest;
+      w.typing.longest = 0;
+      return longest;
     });
     const feed = page.getByRole('spinbutton', { name: 'Feed rate (mm/min)' });
     await feed.focus();
@@ -76,10 +86,11 @@ async function typeInto(browser: Browser, lan: string, path: string, keystrokes:
       await page.keyboard.press(k % 2 === 0 ? '7' : 'Backspace');
       times.push(await redrawn);
     }
+    await page.waitForTimeout(500);
     const longestTask = await page.evaluate(
       () => (window as unknown as { typing: { longest: number } }).typing.longest,
     );
-    return { times: times.sort((a, b) => a - b), longestTask };
+    return { times: times.sort((a, b) => a - b), longestOpening, longestTask };
   } finally {
     await page.close();
   }
@@ -118,6 +129,12 @@ export const bench: Bench = async (report) => {
         `design-keystroke: ${label}, longest main-thread task while typing`,
         'ms',
         typing.longestTask,
+        50,
+      );
+      report(
+        `design-keystroke: ${label}, longest main-thread task while opening`,
+        'ms',
+        typing.longestOpening,
         50,
       );
     }
