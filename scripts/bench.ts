@@ -16,6 +16,7 @@ export const SUITES = [
   'dashboards-ui',
   'dashboards',
   'datasource-security',
+  'design-keystroke',
   'fleet',
   'gateway',
   'gcode',
