@@ -208,14 +208,24 @@ export class UnwrappedCanvas {
         ctx.globalAlpha = this.#upTo < 0 || k === last ? 1 : 0.3;
         // Done: the layer's band; not yet wound: a thin strip in the pending colour.
         if (from < done && lays) {
+          const { path, pieces } = this.#trace(g, from, Math.min(to, done), sx, sy);
           ctx.strokeStyle = layerColour(k);
           ctx.lineWidth = band;
-          drawnPieces += this.#strokeRange(ctx, g, from, Math.min(to, done), sx, sy);
+          ctx.stroke(path);
+          // The path's centre line over the bands, so passes that cover the surface still show their pattern.
+          if (band >= 4) {
+            ctx.strokeStyle = 'rgba(0, 0, 0, 0.3)';
+            ctx.lineWidth = 1;
+            ctx.stroke(path);
+          }
+          drawnPieces += pieces;
         }
         if (to > done || !lays) {
+          const { path, pieces } = this.#trace(g, Math.max(from, lays ? done : from), to, sx, sy);
           ctx.strokeStyle = PENDING_COLOUR;
           ctx.lineWidth = Math.max(band * 0.3, 1);
-          drawnPieces += this.#strokeRange(ctx, g, Math.max(from, lays ? done : from), to, sx, sy);
+          ctx.stroke(path);
+          drawnPieces += pieces;
         }
       }
       ctx.globalAlpha = 1;
@@ -231,19 +241,18 @@ export class UnwrappedCanvas {
     });
   }
 
-  /** Strokes the path from vertex `from` to `to`, split at the seam; returns the pieces it drew. */
-  #strokeRange(
-    ctx: Context,
+  /** The path from vertex `from` to `to`, split at the seam, and how many pieces it has. */
+  #trace(
     g: ViewGeometry,
     from: number,
     to: number,
     sx: (x: number) => number,
     sy: (a: number) => number,
-  ): number {
+  ): { path: Path2D; pieces: number } {
     const p = g.positions;
     const angles = this.#angles;
     let pieces = 0;
-    ctx.beginPath();
+    const ctx = new Path2D();
     let lastX = sx(p[3 * from] as number);
     let lastY = sy(angles[from] as number);
     ctx.moveTo(lastX, lastY);
@@ -271,8 +280,7 @@ export class UnwrappedCanvas {
       lastX = nx;
       lastY = ny;
     }
-    ctx.stroke();
-    return pieces;
+    return { path: ctx, pieces };
   }
 
   #axes(ctx: Context, sx: (x: number) => number, sy: (a: number) => number): void {
@@ -307,6 +315,6 @@ export class UnwrappedCanvas {
       ctx.fillText(`${Number(x.toPrecision(6))}`, sx(x), plotBottom + 4);
     }
     ctx.textAlign = 'left';
-    ctx.fillText('mm', this.#width - RIGHT - 16, plotBottom + 4 > this.#height ? plotBottom : plotBottom + 4);
+    ctx.fillText('mm', 4, plotBottom + 4);
   }
 }
