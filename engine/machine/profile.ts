@@ -3,6 +3,7 @@
 // planner uses, and the controller's queue depth that resume counts back by. One zod schema gives
 // the machine door its validation, the panel and the CLI their types, and the door's docs.
 import { z } from 'zod';
+import { MachineSchema } from '../wind/schema.ts';
 import { BAUD_RATES } from './door.ts';
 import { AXIS_FORMATS, axisLetters, homeCommand, MANUAL_AXES, type ManualAxis } from './manual.ts';
 import { ProgramError } from './program.ts';
@@ -41,17 +42,30 @@ export const axisProfile = z
   });
 export type AxisProfile = z.infer<typeof axisProfile>;
 
-/** The vessel planner's `machine` section: the delivery eye's radius and the carriage's range. */
+/**
+ * The vessel planner's `machine` section, its fields taken from the wind schema so the two never
+ * drift apart. Absent fields stay absent (no schema defaults filled in): a profile stores only what
+ * the operator gave, and a `.wind` without its own section is planned with what the profile says.
+ */
+const eyeFields = MachineSchema.shape;
 export const eyeGeometry = z.object({
-  eyeRadius: finite('mm')
-    .refine((v) => v > 0, 'must be more than 0')
-    .optional(),
-  carriageMin: finite('mm').optional(),
-  carriageMax: finite('mm').optional(),
-  eyeClearance: finite('mm')
-    .refine((v) => v >= 0, 'must be 0 or more')
-    .optional(),
+  eyeRadius: eyeFields.eyeRadius.removeDefault().optional(),
+  carriageMin: eyeFields.carriageMin.removeDefault().optional(),
+  carriageMax: eyeFields.carriageMax.removeDefault().optional(),
+  eyeClearance: eyeFields.eyeClearance.removeDefault().optional(),
 });
+
+/**
+ * The door's words for a bound the wind schema leaves to zod's default message ("Too small: expected
+ * number to be >0"); passed to a parse as its error map, so a field's own message still wins.
+ */
+export function fieldIssueMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code === 'too_small' && typeof issue.minimum === 'number')
+    return issue.inclusive ? `must be ${issue.minimum} or more` : `must be more than ${issue.minimum}`;
+  if (issue.code === 'too_big' && typeof issue.maximum === 'number')
+    return issue.inclusive ? `must be at most ${issue.maximum}` : `must be less than ${issue.maximum}`;
+  return undefined;
+}
 
 const unlimited = { min: null, max: null, maxFeed: null, homing: false };
 

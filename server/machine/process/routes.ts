@@ -23,6 +23,7 @@ import {
   jobsQuery,
   jogRequest,
   MACHINE_ROUTES,
+  fieldIssueMessage,
   profileInput,
   resumeJobRequest,
   SoftLimitError,
@@ -80,7 +81,7 @@ function machineStatusCode(error: unknown): number | undefined {
 }
 
 function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const parsed = schema.safeParse(body ?? {});
+  const parsed = schema.safeParse(body ?? {}, { error: fieldIssueMessage });
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const field = issue?.path.join('.') || 'body';
