@@ -8,11 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import type { MachineStatus } from '../engine/machine/types.ts';
-import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
-import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
 import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
+import { FakeControllers } from './support/fake-controllers.ts';
 
 const JOB = join(REFERENCE_ROOT, 'conf_valid_helical', 'expected-xab.gcode');
 // Another program under a name of its own, to tell the open file from the job.
@@ -21,16 +20,9 @@ const OTHER = join(SCRATCH, 'hoop.gcode');
 copyFileSync(join(REFERENCE_ROOT, 'conf_valid_hoop', 'expected-xab.gcode'), OTHER);
 
 let core: Core;
-const pairs: PtyPair[] = [];
-const fakes: FakeMarlinOnPort[] = [];
-
-async function controller(ackDelayMs: number): Promise<{ pair: PtyPair; marlin: FakeMarlinOnPort }> {
-  const pair = await createPtyPair();
-  pairs.push(pair);
-  const marlin = await attachFakeMarlin(pair.far, { ackDelayMs, takesM999: true });
-  fakes.push(marlin);
-  return { pair, marlin };
-}
+const controllers = new FakeControllers();
+// Controllers that take M999 after a kill, so "Reset controller" can bring one back.
+const controller = (ackDelayMs: number) => controllers.add({ ackDelayMs, takesM999: true });
 
 async function connect(page: Page, port: string) {
   await page.getByRole('combobox', { name: 'Serial port' }).fill(port);
@@ -48,8 +40,7 @@ test.beforeAll(async () => {
   core = await startCore();
 });
 test.afterAll(async () => {
-  for (const marlin of fakes) await marlin.close();
-  for (const pair of pairs) await pair.dispose();
+  await controllers.dispose();
   expect(await core.stop()).toBe(0);
   rmSync(SCRATCH, { recursive: true, force: true });
 });

@@ -10,11 +10,10 @@ import { prepareProgram } from '../engine/machine/program.ts';
 import { DEFAULT_QUEUE_DEPTH, suggestCheckpoint } from '../engine/machine/resume.ts';
 import type { MachineStatus } from '../engine/machine/types.ts';
 import { describeCheckpoint, readCheckpoints } from '../engine/plan/checkpoints.ts';
-import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
-import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
 import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
+import { FakeControllers } from './support/fake-controllers.ts';
 
 const PROGRAM = join(REFERENCE_ROOT, 'conf_valid_helical', 'expected-xab.gcode');
 const TEXT = readFileSync(PROGRAM, 'utf8');
@@ -22,23 +21,14 @@ const COMMANDS = prepareProgram(TEXT).commands.map((c) => c.command);
 const { checkpoints: CHECKPOINTS } = readCheckpoints(TEXT);
 
 let core: Core;
-const pairs: PtyPair[] = [];
-const fakes: FakeMarlinOnPort[] = [];
-
-async function controller(ackDelayMs: number): Promise<{ pair: PtyPair; marlin: FakeMarlinOnPort }> {
-  const pair = await createPtyPair();
-  pairs.push(pair);
-  const marlin = await attachFakeMarlin(pair.far, { ackDelayMs });
-  fakes.push(marlin);
-  return { pair, marlin };
-}
+const controllers = new FakeControllers();
+const controller = (ackDelayMs: number) => controllers.add({ ackDelayMs });
 
 test.beforeAll(async () => {
   core = await startCore();
 });
 test.afterAll(async () => {
-  for (const marlin of fakes) await marlin.close();
-  for (const pair of pairs) await pair.dispose();
+  await controllers.dispose();
   expect(await core.stop()).toBe(0);
 });
 
