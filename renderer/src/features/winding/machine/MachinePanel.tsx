@@ -266,6 +266,7 @@ export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
         {resume && program && (
           <ResumeButton
             resume={resume}
+            {...(profile ? { queueDepth: profile.queueDepth } : {})}
             blockedReason={
               !control
                 ? (access.reason ?? 'Machine control is not allowed from here.')

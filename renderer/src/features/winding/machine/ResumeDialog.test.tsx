@@ -63,6 +63,27 @@ describe('Resume from…', () => {
     expect(resume.preview).toHaveBeenLastCalledWith(null);
   });
 
+  it("counts back by the profile's queue depth, not the default", async () => {
+    // 1100 acknowledged: 20 lines back the third checkpoint is certainly wound; 200 back it may not be.
+    const acknowledged = 1100;
+    const byDefault = suggestCheckpoint(READ.checkpoints, acknowledged, DEFAULT_QUEUE_DEPTH);
+    const byProfile = suggestCheckpoint(READ.checkpoints, acknowledged, 200);
+    if (!byDefault || !byProfile) throw new Error('the program has checkpoints before line 900');
+    expect(byProfile.index).toBeLessThan(byDefault.index);
+    render(
+      <ResumeButton
+        resume={resumeView({ acknowledged, total: 26_000 })}
+        blockedReason={null}
+        queueDepth={200}
+        onStarted={vi.fn()}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Resume from…' }));
+    const choice = (await screen.findByRole('combobox', { name: 'Resume checkpoint' })) as HTMLSelectElement;
+    expect(choice.value).toBe(String(byProfile.index));
+    expect(screen.getByText(/Up to 200 lines before that may not have been wound/)).toBeTruthy();
+  });
+
   it('cannot start while the controller is not connected, and says why', async () => {
     render(
       <ResumeButton

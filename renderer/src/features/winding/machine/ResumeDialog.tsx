@@ -12,12 +12,19 @@ export interface ResumeFormProps {
   resume: ResumeView;
   /** Why a resumed job cannot start now (not connected, a job runs); null when it can. */
   blockedReason: string | null;
+  /** Lines the controller may hold unmoved (the profile's queue depth): the suggestion counts back this far. */
+  queueDepth?: number;
   onStarted(answer: { status: number; body: unknown }): void;
 }
 
 type Loaded = { checkpoints: Checkpoint[]; suggested: Checkpoint | undefined } | { error: string };
 
-export function ResumeButton({ resume, blockedReason, onStarted }: ResumeFormProps) {
+export function ResumeButton({
+  resume,
+  blockedReason,
+  queueDepth = DEFAULT_QUEUE_DEPTH,
+  onStarted,
+}: ResumeFormProps) {
   const [open, setOpen] = useState(false);
   const stopped = resume.stopped;
   if (stopped === null) return null;
@@ -37,6 +44,7 @@ export function ResumeButton({ resume, blockedReason, onStarted }: ResumeFormPro
         <ResumeForm
           resume={resume}
           acknowledged={stopped.acknowledged}
+          queueDepth={queueDepth}
           blockedReason={blockedReason}
           onDone={(answer) => {
             setOpen(false);
@@ -51,11 +59,13 @@ export function ResumeButton({ resume, blockedReason, onStarted }: ResumeFormPro
 function ResumeForm({
   resume,
   acknowledged,
+  queueDepth,
   blockedReason,
   onDone,
 }: {
   resume: ResumeView;
   acknowledged: number;
+  queueDepth: number;
   blockedReason: string | null;
   onDone(answer: { status: number; body: unknown }): void;
 }) {
@@ -73,7 +83,7 @@ function ResumeForm({
         if (!live) return;
         // Only checkpoints the job certainly got past can be resumed from.
         const behind = checkpoints.filter((c) => c.command <= acknowledged);
-        const suggested = suggestCheckpoint(behind, acknowledged, DEFAULT_QUEUE_DEPTH);
+        const suggested = suggestCheckpoint(behind, acknowledged, queueDepth);
         setLoaded({ checkpoints: behind, suggested });
         setChosen(suggested?.index ?? null);
       },
@@ -83,7 +93,7 @@ function ResumeForm({
     return () => {
       live = false;
     };
-  }, [read, acknowledged]);
+  }, [read, acknowledged, queueDepth]);
 
   const choice =
     loaded && 'checkpoints' in loaded ? loaded.checkpoints.find((c) => c.index === chosen) : undefined;
@@ -115,8 +125,8 @@ function ResumeForm({
       }}
     >
       <p id={`${ids}-title`}>
-        The job stopped after {formatNumber(acknowledged)} acknowledged lines. Up to {DEFAULT_QUEUE_DEPTH}{' '}
-        lines before that may not have been wound.
+        The job stopped after {formatNumber(acknowledged)} acknowledged lines. Up to {queueDepth} lines before
+        that may not have been wound.
       </p>
       {loaded.checkpoints.length === 0 ? (
         <p className="machine__hint">No checkpoint is behind the machine yet: start the program again.</p>
