@@ -32,6 +32,8 @@ async function openInDesign(page: Page, name: string): Promise<void> {
 interface Picture {
   /** Share of the canvas's pixels that are not the background. */
   ink: number;
+  /** Share that is grey (the bare mandrel). */
+  grey: number;
   url: string;
 }
 
@@ -42,18 +44,26 @@ function picture(canvas: Locator): Promise<Picture> {
     copy.width = element.width;
     copy.height = element.height;
     const ctx = copy.getContext('2d');
-    if (!ctx || copy.width === 0) return { ink: 0, url: '' };
+    if (!ctx || copy.width === 0) return { ink: 0, grey: 0, url: '' };
     ctx.drawImage(element, 0, 0);
     const { data } = ctx.getImageData(0, 0, copy.width, copy.height);
     let ink = 0;
+    let grey = 0;
     for (let i = 0; i < data.length; i += 4) {
       const off =
         Math.abs((data[i] as number) - 0xf7) +
         Math.abs((data[i + 1] as number) - 0xf9) +
         Math.abs((data[i + 2] as number) - 0xfb);
-      if ((data[i + 3] as number) > 0 && off > 12) ink++;
+      if ((data[i + 3] as number) > 0 && off > 12) {
+        ink++;
+        const r = data[i] as number;
+        const g = data[i + 1] as number;
+        const b = data[i + 2] as number;
+        if (Math.max(r, g, b) - Math.min(r, g, b) < 16) grey++;
+      }
     }
-    return { ink: ink / (data.length / 4), url: copy.toDataURL() };
+    const pixels = data.length / 4;
+    return { ink: ink / pixels, grey: grey / pixels, url: copy.toDataURL() };
   });
 }
 
@@ -142,4 +152,32 @@ test('the views pass axe-core', async ({ page }) => {
   await expect(page.getByRole('region', { name: 'Unwrapped view' })).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('region', { name: '3D view' })).toBeVisible();
   expect(await seriousAxeViolations(page)).toEqual([]);
+});
+
+test('on a 1280×800 window the 3D view is in sight at once, and the tow can be drawn as lines', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${core.lan}/winding`);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Open file' }).click();
+  await (await chooser).setFiles(join(REFERENCE_ROOT, 'multi_layer', 'input.wind'));
+  const view = page.getByRole('region', { name: '3D view' });
+  await expect(view).not.toHaveAttribute('data-drawn-vertices', '0', { timeout: 30_000 });
+  const box = await view.locator('canvas').boundingBox();
+  expect(box).not.toBeNull();
+  expect(box?.y).toBeGreaterThanOrEqual(0);
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(800);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+  const vertices = await view.getAttribute('data-vertex-count');
+  await expect(view).toHaveAttribute('data-style', 'bands');
+  const bands = await settled(view.locator('canvas'));
+  await page.getByRole('checkbox', { name: 'Tow as bands' }).uncheck();
+  await expect(view).toHaveAttribute('data-style', 'lines');
+  await expect.poll(async () => (await picture(view.locator('canvas'))).url).not.toBe(bands.url);
+  const lines = await settled(view.locator('canvas'));
+  // The same path either way, drawn whole; tow-wide bands cover the mandrel, lines leave it showing.
+  await expect(view).toHaveAttribute('data-drawn-vertices', vertices ?? '');
+  expect(bands.grey, JSON.stringify({ bands: bands.grey, lines: lines.grey })).toBeLessThan(lines.grey / 3);
 });
