@@ -206,6 +206,24 @@ describe('planning a definition as it is edited', () => {
     await client.close();
   });
 
+  it('an edit of the program on show keeps the views’ cameras; an opened file or another name does not', async () => {
+    const answers: WorkerAnswer[] = [];
+    const s = new PreviewSession((answer) => answers.push(answer));
+    const text = read('conf_valid_hoop/input.wind').toString();
+    const keep = async (request: ProgramRequest) => {
+      answers.length = 0;
+      await s.handle(request);
+      const loaded = answers.find((a) => a.type === 'loaded');
+      if (loaded?.type !== 'loaded' || !loaded.result.ok) throw new Error('not planned');
+      return loaded.result.geometry.keepCamera;
+    };
+    const blob = new Blob([text]);
+    expect(await keep({ type: 'open-blob', id: 1, name: 'part.wind', blob, options: XAB })).toBe(false);
+    expect(await keep({ type: 'plan-text', id: 2, name: 'part.wind', text, options: XAB })).toBe(true);
+    expect(await keep({ type: 'replan', id: 3, options: { axisFormat: 'xyz', verbose: false } })).toBe(true);
+    expect(await keep({ type: 'plan-text', id: 4, name: 'other.wind', text, options: XAB })).toBe(false);
+  });
+
   it('an edit that does not validate answers the exact message and keeps nothing planned', async () => {
     const client = new PreviewClient();
     const result = await client.planText('part.wind', '{"layers": [', XAB);

@@ -184,6 +184,21 @@ describe('the mandrel surface', () => {
     expect(sampledRadius(sampled, 1e6)).toBe(geometry.mandrel.radius);
   });
 
+  it('narrows linearly along a reducing cone', () => {
+    const definition = parseWindDefinition(
+      new Uint8Array(
+        readFileSync(join(REFERENCE_ROOT, '..', '..', 'resources', 'examples', 'reducing-cone.wind')),
+      ),
+      'reducing-cone.wind',
+    );
+    const profile = mandrelProfile(definition);
+    if (!profile) throw new Error('a cone has a profile');
+    const { diameter, windLength, endDiameter } = definition.mandrelParameters;
+    expect(radiusAt(profile, 0)).toBeCloseTo(diameter / 2, 6);
+    expect(radiusAt(profile, windLength)).toBeCloseTo((endDiameter ?? 0) / 2, 6);
+    expect(radiusAt(profile, windLength / 2)).toBeCloseTo((diameter + (endDiameter ?? 0)) / 4, 6);
+  });
+
   it('follows a vessel’s domes beyond the cylinder, down to the polar openings', () => {
     const definition = parseWindDefinition(
       new Uint8Array(readFileSync(join(REFERENCE_ROOT, '..', '..', 'resources', 'examples', 'vessel.wind'))),
