@@ -1,7 +1,8 @@
 // `towpath stream` writes the job history too: with no machine process on the data dir, the job is
 // recorded from the command itself (a real SQLite file, the fake Marlin on a pty pair), under the
 // file's name; with no data dir it streams without one.
-import { writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JobHistory } from '../machine/process/job-history.ts';
@@ -43,6 +44,10 @@ describe('towpath stream and the job history', () => {
       expect(new JobHistory(database).list({ limit: 10 })).toEqual([
         expect.objectContaining({
           program: 'mandrel-7.gcode',
+          // The file's own fingerprint: the command streams the file's text, not just its commands.
+          sha256: createHash('sha256')
+            .update(await readFile(file))
+            .digest('hex'),
           port: pair.near,
           total: 25,
           acknowledged: 25,

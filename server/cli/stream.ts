@@ -13,11 +13,7 @@ import { type Program, ProgramError } from '../../engine/machine/program.ts';
 import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
 import { dataDirOf } from '../config/data-dir-default.ts';
 import { MachineLink, MachineUnavailableError } from '../machine/link.ts';
-import {
-  loadProgram,
-  MachineController,
-  type MachineControllerOptions,
-} from '../machine/process/controller.ts';
+import { loadJob, MachineController, type MachineControllerOptions } from '../machine/process/controller.ts';
 import { JobHistory } from '../machine/process/job-history.ts';
 import { type MachineDatabase, openMachineDatabase } from '../machine/process/machine-db.ts';
 import { readMachineFile } from '../machine/process/machine-file.ts';
@@ -57,7 +53,10 @@ export const stream: Command = {
     const options = parseOptions(args);
     const resumed = options.resume ? await resumeProgram(options.resume, io) : undefined;
     if (resumed) io.stderr(`${resumed.note}\n`);
-    const program = resumed?.program ?? (await readProgram(options.file));
+    // The file's text goes with a whole program, comments and all, so watchers of the job (the
+    // panel's layer and circuit) read the program as written; a resumed one is commands only.
+    const read = resumed ? undefined : await readProgram(options.file);
+    const program = resumed?.program ?? (read as { program: Program }).program;
     const summary = (status: JobOutcome['status'], commands: number): StreamSummary => ({
       status,
       commands,
@@ -103,6 +102,7 @@ export const stream: Command = {
         options.port as string,
         options.baudRate,
         basename(options.file),
+        read?.text,
       );
     } catch (error) {
       if (connectInterrupted && error instanceof MachineError) {
@@ -195,9 +195,10 @@ const OPTIONS = {
   ...RESUME_OPTIONS,
 } as const;
 
-async function readProgram(file: string): Promise<Program> {
+async function readProgram(file: string): Promise<{ program: Program; text: string }> {
   try {
-    return await loadProgram({ path: resolve(file) });
+    // UTF-8, as the machine door decodes a job body: the text then reaches it byte for byte.
+    return await loadJob({ path: resolve(file), encoding: 'utf8' });
   } catch (error) {
     // Unreadable files are file problems (exit 2); a refused line stays a ProgramError (exit 1).
     if (error instanceof ProgramError && /^(No file found at|Could not read G-code at)/.test(error.message)) {
@@ -218,7 +219,7 @@ interface StreamMachine {
   status(): MachineStatus;
   subscribe(listener: (event: MachineEvent) => void): () => void;
   /** `name` is the program's file name, for the job history. */
-  stream(program: Program, port: string, baudRate: number, name: string): Promise<JobOutcome>;
+  stream(program: Program, port: string, baudRate: number, name: string, text?: string): Promise<JobOutcome>;
   pause(): void;
   resume(): void;
   cancel(): void;
@@ -249,7 +250,7 @@ async function openMachine(
     return {
       status: () => link.status(),
       subscribe: (listener) => link.subscribe(listener),
-      stream: (program, port, baudRate, name) => link.stream(program, port, baudRate, name),
+      stream: (program, port, baudRate, name, text) => link.stream(text ?? program, port, baudRate, name),
       pause: quietly(() => link.pause()),
       resume: quietly(() => link.resume()),
       cancel: quietly(() => link.cancel()),
@@ -270,8 +271,8 @@ async function openMachine(
   return {
     status: () => controller.status(),
     subscribe: (listener) => controller.subscribe(listener),
-    stream: (program, port, baudRate, name) =>
-      controller.stream(program, port, baudRate, undefined, { name }),
+    stream: (program, port, baudRate, name, text) =>
+      controller.stream(program, port, baudRate, undefined, { name, text }),
     pause: () => controller.pause(),
     resume: () => controller.resume(),
     cancel: () => controller.cancel(),

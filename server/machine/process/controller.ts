@@ -409,7 +409,11 @@ export class MachineController {
         this.#feedOverride = undefined;
         this.#lastConnection = { port, baudRate, axisFormat: this.#axisFormat };
       }
-      const sha256 = label.sha256 ?? digestOfCommands(program);
+      const sha256 =
+        label.sha256 ??
+        (label.text === undefined
+          ? digestOfCommands(program)
+          : createHash('sha256').update(label.text, 'utf8').digest('hex'));
       const job = this.#startFollowed(program, sha256, label.name, label.text);
       this.#record(job.done, {
         program,
