@@ -253,15 +253,8 @@ export class ToolpathScene {
     const tanV = Math.tan((this.#camera.fov * Math.PI) / 360);
     const tanH = tanV * this.#camera.aspect;
     let distance = 0;
-    const corner = new Vector3();
-    for (let k = 0; k < 8; k++) {
-      corner
-        .set(
-          k & 1 ? this.#box.max.x : this.#box.min.x,
-          k & 2 ? this.#box.max.y : this.#box.min.y,
-          k & 4 ? this.#box.max.z : this.#box.min.z,
-        )
-        .sub(centre);
+    for (const corner of this.#corners()) {
+      corner.sub(centre);
       const towards = corner.dot(back);
       distance = Math.max(
         distance,
@@ -297,18 +290,20 @@ export class ToolpathScene {
     this.requestRender();
   }
 
+  /** The eight corners of the part's box. */
+  #corners(): Vector3[] {
+    const { min, max } = this.#box;
+    return Array.from(
+      { length: 8 },
+      (_, k) => new Vector3(k & 1 ? max.x : min.x, k & 2 ? max.y : min.y, k & 4 ? max.z : min.z),
+    );
+  }
+
   /** The part box's corners on screen, in normalised device coordinates. */
   #screenExtent(): { minX: number; maxX: number; minY: number; maxY: number } {
     const extent = { minX: 1, maxX: -1, minY: 1, maxY: -1 };
-    const corner = new Vector3();
-    for (let k = 0; k < 8; k++) {
-      corner
-        .set(
-          k & 1 ? this.#box.max.x : this.#box.min.x,
-          k & 2 ? this.#box.max.y : this.#box.min.y,
-          k & 4 ? this.#box.max.z : this.#box.min.z,
-        )
-        .project(this.#camera);
+    for (const corner of this.#corners()) {
+      corner.project(this.#camera);
       extent.minX = Math.min(extent.minX, corner.x);
       extent.maxX = Math.max(extent.maxX, corner.x);
       extent.minY = Math.min(extent.minY, corner.y);

@@ -7,6 +7,7 @@ import type { PreviewClient } from '../preview/client.ts';
 import type { ViewGeometry } from '../preview/protocol.ts';
 import { unwrappedCounts, vertexAngles } from '../scene/unwrap.ts';
 import { UnwrappedCanvas, type UnwrappedCommand, type UnwrappedStats } from '../scene/unwrapped-canvas.ts';
+import { viewCanvas } from './scene-host.ts';
 import './views.css';
 
 export interface UnwrappedViewProps {
@@ -33,15 +34,7 @@ interface Host {
 }
 
 function mount(container: HTMLElement, client: PreviewClient, onFrame: (s: UnwrappedStats) => void): Host {
-  const canvas = document.createElement('canvas');
-  canvas.tabIndex = 0;
-  canvas.setAttribute('aria-label', CANVAS_LABEL);
-  container.append(canvas);
-  const size = () => ({
-    width: canvas.clientWidth,
-    height: canvas.clientHeight,
-    pixelRatio: window.devicePixelRatio || 1,
-  });
+  const { canvas, size } = viewCanvas(container, CANVAS_LABEL);
   let inner: Host;
   if (client.drawsScene) {
     void client.attachUnwrapped(canvas.transferControlToOffscreen(), size(), onFrame);

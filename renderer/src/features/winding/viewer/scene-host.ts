@@ -16,20 +16,32 @@ export interface SceneHost {
   dispose(): void;
 }
 
-export function mountScene(
+/**
+ * A focusable canvas for a view, added to `container`, and its size for the drawing side (CSS
+ * pixels and the screen's pixel ratio, which a worker has no window to ask).
+ */
+export function viewCanvas(
   container: HTMLElement,
-  client: PreviewClient,
-  listener: SceneListener,
-): SceneHost {
+  label: string,
+): { canvas: HTMLCanvasElement; size: () => { width: number; height: number; pixelRatio: number } } {
   const canvas = document.createElement('canvas');
   canvas.tabIndex = 0;
-  canvas.setAttribute('aria-label', CANVAS_LABEL);
+  canvas.setAttribute('aria-label', label);
   container.append(canvas);
   const size = () => ({
     width: canvas.clientWidth,
     height: canvas.clientHeight,
     pixelRatio: window.devicePixelRatio || 1,
   });
+  return { canvas, size };
+}
+
+export function mountScene(
+  container: HTMLElement,
+  client: PreviewClient,
+  listener: SceneListener,
+): SceneHost {
+  const { canvas, size } = viewCanvas(container, CANVAS_LABEL);
 
   let inner: SceneHost;
   if (client.drawsScene) {
