@@ -212,8 +212,10 @@ export class MachineController {
     this.#profile = profile;
     const before = this.host.status();
     const reused = isConnected(before.state) && before.port === port;
+    // Before the attempt: a reset after a failed connect tries the port asked for, not an older one.
+    if (!isConnected(before.state) || reused)
+      this.#lastConnection = { port, baudRate, axisFormat, ...(profile ? { profile } : {}) };
     await this.host.connect(port, baudRate);
-    this.#lastConnection = { port, baudRate, axisFormat, ...(profile ? { profile } : {}) };
     if (!reused) {
       this.#tracksPosition = false;
       this.#feedOverride = undefined;

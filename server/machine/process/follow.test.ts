@@ -160,6 +160,17 @@ describe('reset after an e-stop', () => {
     expect(b.fake.lines).toContain('M999');
   });
 
+  it('after a failed connect, tries the port asked for again, not an older one', async () => {
+    const b = await bench();
+    await b.post('connect', { port: b.pair.near });
+    await b.post('disconnect');
+    const missing = `${b.pair.near}-gone`;
+    expect((await b.post('connect', { port: missing })).status).toBe(502);
+    const reset = await b.post('reset');
+    expect(reset.status).toBe(502);
+    expect(reset.body.detail).toMatch(new RegExp(`^Could not open serial port ${missing}`));
+  });
+
   it('has nothing to reset before the first connection', async () => {
     const b = await bench();
     expect(await b.post('reset')).toEqual({
