@@ -67,50 +67,88 @@ export function JobHistory({ changed }: JobHistoryProps) {
         </a>
       </div>
       {history.problem && <p className="machine__problem">{history.problem}</p>}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a wide table must be reachable by keyboard to scroll it */}
-      <div className="table-scroll" tabIndex={0}>
-        <table className="job-history__table" aria-labelledby={`${ids}-title`}>
-          <thead>
-            <tr>
-              <th scope="col">Started</th>
-              <th scope="col">Program</th>
-              <th scope="col">Profile</th>
-              <th scope="col">Port</th>
-              <th scope="col">Lines</th>
-              <th scope="col">Last line</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Ended</th>
-            </tr>
-          </thead>
-          <tbody>
-            {history.jobs.length === 0 && (
-              <tr>
-                <td colSpan={9}>{history.loading ? 'Loading…' : 'No jobs yet.'}</td>
-              </tr>
-            )}
-            {history.jobs.map((job) => (
-              <tr key={job.id} data-outcome={job.outcome}>
-                <td>{time(job.startedAt)}</td>
-                <td>
-                  <span title={`SHA-256 ${job.sha256}`}>{job.program ?? 'unnamed program'}</span>
-                </td>
-                <td>{job.profile ?? '—'}</td>
-                <td>{job.port ?? '—'}</td>
-                <td>{lines(job)}</td>
-                <td>{job.lastAcknowledgedLine}</td>
-                <td
-                  className={`job-history__outcome job-history__outcome--${job.outcome.replaceAll(' ', '-')}`}
-                >
-                  {job.outcome}
-                </td>
-                <td>{job.reason ?? ''}</td>
-                <td>{time(job.endedAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <JobTable jobs={history.jobs} loading={history.loading} labelledBy={`${ids}-title`} />
     </section>
+  );
+}
+
+/** Each job by number, so a resumed job can name the one it continues. */
+const jobNumber = (id: number) => `#${id}`;
+
+const COLUMNS = [
+  'Job',
+  'Started',
+  'Program',
+  'Profile',
+  'Port',
+  'Lines',
+  'Last line',
+  'Outcome',
+  'Reason',
+  'Continues',
+  'Ended',
+] as const;
+
+export interface JobTableProps {
+  jobs: JobRecord[];
+  loading: boolean;
+  /** The id of the heading that names the table. */
+  labelledBy: string;
+}
+
+export function JobTable({ jobs, loading, labelledBy }: JobTableProps) {
+  const numbered = new Set(jobs.map((job) => job.id));
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a wide table must be reachable by keyboard to scroll it
+    <div className="table-scroll" tabIndex={0}>
+      <table className="job-history__table" aria-labelledby={labelledBy}>
+        <thead>
+          <tr>
+            {COLUMNS.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.length === 0 && (
+            <tr>
+              <td colSpan={COLUMNS.length}>{loading ? 'Loading…' : 'No jobs yet.'}</td>
+            </tr>
+          )}
+          {jobs.map((job) => (
+            <tr key={job.id} id={`job-${job.id}`} data-outcome={job.outcome}>
+              <td>{jobNumber(job.id)}</td>
+              <td>{time(job.startedAt)}</td>
+              <td>
+                <span title={`SHA-256 ${job.sha256}`}>{job.program ?? 'unnamed program'}</span>
+              </td>
+              <td>{job.profile ?? '—'}</td>
+              <td>{job.port ?? '—'}</td>
+              <td>{lines(job)}</td>
+              <td>{job.lastAcknowledgedLine}</td>
+              <td
+                className={`job-history__outcome job-history__outcome--${job.outcome.replaceAll(' ', '-')}`}
+              >
+                {job.outcome}
+              </td>
+              <td>{job.reason ?? ''}</td>
+              <td>
+                {job.continues === null ? (
+                  '—'
+                ) : numbered.has(job.continues) ? (
+                  // The continued job is in the list: a link takes the eye to its row.
+                  <a href={`#job-${job.continues}`}>{jobNumber(job.continues)}</a>
+                ) : (
+                  jobNumber(job.continues)
+                )}
+              </td>
+              <td>{time(job.endedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
