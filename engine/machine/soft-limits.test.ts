@@ -63,3 +63,33 @@ describe('a program against soft limits', () => {
     expect(step.value).toMatchObject({ sourceLine: lines.length, target: 120 });
   });
 });
+
+describe('a program against the maximum feeds', () => {
+  const FEEDS = profile({ X: { maxFeed: 5000 }, A: { maxFeed: 20000 } });
+
+  it('names the first line that drives an axis faster than its maximum', () => {
+    expect(first('G1 X10 F5000\nG1 X20\nG1 X30 F6000\nG1 X40 F9000', FEEDS)).toMatchObject({
+      sourceLine: 3,
+      command: 'G1 X30 F6000',
+      axis: 'X',
+    });
+    expect(first('G0 X10 F100\nG1 A10 F30000', FEEDS)?.message).toBe(
+      "Line 2: 'G1 A10 F30000' moves A at 30000 per minute, above its maximum feed 20000 in profile 'Rig'; nothing was streamed",
+    );
+    // The modal feed carries to later lines, as on the controller.
+    expect(first('G1 X1 F6000\nG1 A5', profile({ A: { maxFeed: 5000 } }))).toMatchObject({
+      sourceLine: 2,
+      axis: 'A',
+    });
+  });
+
+  it('gives each axis its share of a combined move', () => {
+    // X 30 and A 40 at F 10000: X goes at 6000, A at 8000.
+    expect(first('G1 X30 A40 F10000', FEEDS)).toMatchObject({ axis: 'X' });
+    expect(
+      first('G1 X30 A40 F10000', profile({ X: { maxFeed: 6000 }, A: { maxFeed: 8000 } })),
+    ).toBeUndefined();
+    // An unlimited axis and a move that stands still pass.
+    expect(first('G1 B30 F90000\nG1 X0 F90000', FEEDS)).toBeUndefined();
+  });
+});

@@ -2,7 +2,8 @@
 // simulator follows the program's coordinates (X, A and the head B, as the program writes them);
 // this adds the frame: a `G92` inside the program re-zeros an axis where it stands, so the limits,
 // which are in the controller's coordinates at the start of the job, apply to the program's value
-// plus every shift so far. `G28` puts an axis at its zero and clears its shift.
+// plus every shift so far. `G28` puts an axis at its zero and clears its shift. A linear move that
+// drives an axis faster than the profile's maximum feed for it is refused the same way.
 import { GcodeSimulator } from '../gcode/simulator.ts';
 import { MANUAL_AXES, type ManualAxis } from './manual.ts';
 import { type MachineProfile, outside } from './profile.ts';
@@ -50,7 +51,8 @@ export function* softLimitCheck(
     const limits = profile.axes[axis];
     return limits.min !== null || limits.max !== null;
   });
-  if (limited.length === 0) return undefined;
+  const feedLimited = MANUAL_AXES.some((axis) => profile.axes[axis].maxFeed !== null);
+  if (limited.length === 0 && !feedLimited) return undefined;
   const simulator = new GcodeSimulator();
   const encoder = new TextEncoder();
   /** Controller coordinate minus program coordinate, per axis. */
@@ -74,6 +76,17 @@ export function* softLimitCheck(
     const after = simulator.machine;
     const word = /^\s*(?:N\d+\s+)?([GM])0*(\d+)/i.exec(command);
     const code = word ? `${(word[1] as string).toUpperCase()}${word[2]}` : '';
+    if (feedLimited && (code === 'G0' || code === 'G1')) {
+      const fast = tooFast(profile, before, after);
+      if (fast)
+        return {
+          sourceLine,
+          command,
+          axis: fast.axis,
+          target: at[KEY[fast.axis]],
+          message: `Line ${sourceLine}: '${command}' moves ${fast.axis} at ${fast.speed} per minute, above its maximum feed ${profile.axes[fast.axis].maxFeed} in profile '${profile.name}'; nothing was streamed`,
+        };
+    }
     const homed = code === 'G28' ? namedAxes(command, true) : [];
     const set = code === 'G92' ? namedAxes(command, false) : [];
     for (const axis of MANUAL_AXES) {
@@ -104,6 +117,28 @@ export function* softLimitCheck(
       }
     }
     before = after;
+  }
+  return undefined;
+}
+
+/**
+ * The first axis a linear move drives faster than the profile's maximum feed allows. The feed is
+ * taken, as Marlin plans a move, along the move's length in the axes' own units, so each axis goes
+ * at its share of it: the whole feed for a move of one axis, less for a combined move.
+ */
+function tooFast(
+  profile: MachineProfile,
+  before: { x: number; a: number; b: number },
+  after: { x: number; a: number; b: number; feed: number },
+): { axis: ManualAxis; speed: number } | undefined {
+  const length = Math.hypot(after.x - before.x, after.a - before.a, after.b - before.b);
+  if (length === 0) return undefined;
+  for (const axis of MANUAL_AXES) {
+    const maxFeed = profile.axes[axis].maxFeed;
+    if (maxFeed === null) continue;
+    const speed = (after.feed * Math.abs(after[KEY[axis]] - before[KEY[axis]])) / length;
+    // A thousandth of slack: a feed planned to equal the maximum passes.
+    if (speed > maxFeed * (1 + 1e-6)) return { axis, speed: Number(speed.toFixed(1)) };
   }
   return undefined;
 }

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { MachineError } from '../../../engine/errors.ts';
 import type { Clock } from '../../../engine/machine/clock.ts';
+import { checkConsoleMove, isConsoleMove } from '../../../engine/machine/console-move.ts';
 import { isConnected, type ManualResponse } from '../../../engine/machine/contract.ts';
 import { MachineStateError } from '../../../engine/machine/errors.ts';
 import {
@@ -247,10 +248,15 @@ export class MachineController {
     this.#refuseDuringJob();
     checkConsoleLine(command);
     return this.#manual(async () => {
-      // A move typed here is held to the profile's soft limits like a jog (in absolute mode; a
-      // relative console move is the controller's to judge).
-      if (this.#profile && !this.#relativeMode && /^\s*G0?[01](\D|$)/i.test(command))
-        await this.#checkSoftLimits(consoleMove(command));
+      // A move typed here is held to the profile like a jog: its feed, and its target — a relative
+      // one from the position (read first when not known), an absolute one as a one-line program.
+      const profile = this.#profile;
+      if (profile && isConsoleMove(command)) {
+        const relative = this.#relativeMode;
+        const position = this.host.status().position ?? (relative ? await this.#readPosition() : undefined);
+        checkConsoleMove(profile, command, { axisFormat: this.#axisFormat, relative, position });
+        if (!relative) await this.#checkSoftLimits(consoleMove(command));
+      }
       const responses = await this.#sendTracked(command);
       if (asksPosition(command)) this.#notePosition(parsePosition(responses, this.#axisFormat));
       else if (movesOrSetsPosition(command)) await this.#readPosition().catch(() => undefined);

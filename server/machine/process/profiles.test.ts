@@ -300,6 +300,37 @@ describe('a connection made with a profile', () => {
     expect(b.fake.commands).toEqual(['G1 X80 F1000', 'M114']);
   });
 
+  it("holds a console move to the axes' maximum feed, and a relative one to the soft limits", async () => {
+    const { b } = await connected();
+    expect(await b.call('POST', '/api/machine/command', { command: 'G1 X50 F6000' })).toMatchObject({
+      status: 400,
+      body: {
+        detail:
+          "'G1 X50 F6000': feed 6000 is above the maximum feed of X (5000) in profile 'Winder 1'; nothing was sent",
+      },
+    });
+    expect((await b.call('POST', '/api/machine/command', { command: 'G0 B10 F3500' })).status).toBe(400);
+    expect(b.fake.commands).toEqual([]);
+
+    // After G91 a step is checked from where the axis stands, read first when not known.
+    expect((await b.call('POST', '/api/machine/command', { command: 'G91' })).status).toBe(200);
+    b.motion.position.set('X', 95);
+    expect(await b.call('POST', '/api/machine/command', { command: 'G1 X10 F1000' })).toMatchObject({
+      status: 409,
+      body: {
+        detail:
+          "'G1 X10 F1000' moves X to 105, above the soft limit 100 of profile 'Winder 1'; nothing was sent",
+      },
+    });
+    expect(b.fake.commands).toEqual(['G91', 'M114']);
+    expect((await b.call('POST', '/api/machine/command', { command: 'G1 X-10 F1000' })).status).toBe(200);
+    expect(b.fake.commands.slice(2, 3)).toEqual(['G1 X-10 F1000']);
+    // B stands at 0: a step of -100 would take it past -90.
+    const sent = b.fake.commands.length;
+    expect((await b.call('POST', '/api/machine/command', { command: 'G1 B-100 F1000' })).status).toBe(409);
+    expect(b.fake.commands.length).toBe(sent);
+  });
+
   it('reads the position before checking a jog when it is not known yet, and sends no move', async () => {
     const { b } = await connected();
     b.motion.position.set('X', 99.5);
