@@ -2,29 +2,12 @@
 // socat pseudo-terminal pair, which follows its axes and answers M114: home, jog by button and by
 // key, set zero, motors off, the console with its history, and everything refused during a job.
 import { expect, test } from '@playwright/test';
-import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
-import { FakeMotion, FIVE_AXES } from '../server/machine/testing/fake-motion.ts';
-import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
-import { type Core, startCore } from '../server/testing/core.ts';
 import { seriousAxeViolations } from './support/axe.ts';
+import { machineBench } from './support/machine-bench.ts';
 import { readmeScreenshot } from './support/screenshots.ts';
 
-let core: Core;
-let pair: PtyPair;
-let marlin: FakeMarlinOnPort;
-const motion = new FakeMotion(FIVE_AXES);
-
-test.beforeAll(async () => {
-  core = await startCore();
-  pair = await createPtyPair();
-  // A slow controller, so a job is still running while the test tries the jog pad.
-  marlin = await attachFakeMarlin(pair.far, { ackDelayMs: 4, react: motion.react });
-});
-test.afterAll(async () => {
-  await marlin?.close();
-  await pair?.dispose();
-  expect(await core.stop()).toBe(0);
-});
+// A slow controller, so a job is still running while the test tries the jog pad.
+const bench = machineBench(4);
 
 const MINUS = '\u2212';
 
@@ -36,14 +19,14 @@ test.describe('manual control', () => {
   }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 1200 });
-    await page.goto(`${core.lan}/winding`);
+    await page.goto(`${bench.core.lan}/winding`);
     const state = page.getByTestId('machine-state');
     await expect(state).toHaveAttribute('data-state', 'idle');
     const off = page.getByTestId('jog-disabled');
     await expect(off).toHaveText('Connect to the controller to use manual control.');
     await expect(page.getByRole('button', { name: 'Home all' })).toBeDisabled();
 
-    await page.getByRole('combobox', { name: 'Serial port' }).fill(pair.near);
+    await page.getByRole('combobox', { name: 'Serial port' }).fill(bench.port);
     await page.getByRole('combobox', { name: 'Controller axes' }).selectOption('xab');
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect(state).toHaveAttribute('data-state', 'ready', { timeout: 20_000 });
@@ -53,13 +36,13 @@ test.describe('manual control', () => {
     await expect(position).toHaveText('Position: not read yet');
     await page.getByRole('button', { name: 'Home all' }).click();
     await expect(position).toHaveText('Position: X 0.00 mm · A 0.00 ° · B 0.00 °');
-    expect(marlin.fake.commands).toEqual(['G28', 'M114']);
+    expect(bench.marlin.fake.commands).toEqual(['G28', 'M114']);
 
     await page.getByRole('combobox', { name: 'Jog step' }).selectOption('10');
     await page.getByRole('combobox', { name: 'Jog feed' }).selectOption('3000');
     await page.getByRole('button', { name: 'Jog X+' }).click();
     await expect(position).toHaveText('Position: X 10.00 mm · A 0.00 ° · B 0.00 °');
-    expect(marlin.fake.commands.slice(2)).toEqual(['G91', 'G1 X10 F3000', 'G90', 'M114']);
+    expect(bench.marlin.fake.commands.slice(2)).toEqual(['G91', 'G1 X10 F3000', 'G90', 'M114']);
 
     // Keys while the pad has focus: ↑ jogs A, Page Down jogs B, ← jogs X.
     await page.getByTestId('jog-pad').focus();
@@ -71,7 +54,7 @@ test.describe('manual control', () => {
     await page.getByRole('button', { name: `Jog X${MINUS}` }).focus();
     await page.keyboard.press('ArrowLeft');
     await expect(position).toHaveText('Position: X 9.90 mm · A 10.00 ° · B -10.00 °');
-    expect(marlin.fake.commands.filter((c) => c.startsWith('G1 '))).toEqual([
+    expect(bench.marlin.fake.commands.filter((c) => c.startsWith('G1 '))).toEqual([
       'G1 X10 F3000',
       'G1 A10 F3000',
       'G1 B-10 F3000',
@@ -81,8 +64,8 @@ test.describe('manual control', () => {
     await page.getByRole('button', { name: 'Set zero' }).click();
     await expect(position).toHaveText('Position: X 0.00 mm · A 0.00 ° · B 0.00 °');
     await page.getByRole('button', { name: 'Motors off' }).click();
-    await expect.poll(() => motion.motorsOff).toBe(true);
-    expect(marlin.fake.commands).toContain('G92 X0 A0 B0');
+    await expect.poll(() => bench.motion.motorsOff).toBe(true);
+    expect(bench.marlin.fake.commands).toContain('G92 X0 A0 B0');
 
     // The console: the answer shows in the machine log; ↑ recalls the line.
     const command = page.getByRole('textbox', { name: 'Command' });
@@ -104,7 +87,7 @@ test.describe('manual control', () => {
       'Line numbers and checksums are added by Towpath; send the command alone',
     );
     await expect(command).toHaveValue('N7 G1 X1');
-    expect(marlin.fake.commands).not.toContain('N7 G1 X1');
+    expect(bench.marlin.fake.commands).not.toContain('N7 G1 X1');
 
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.screenshot({ path: readmeScreenshot('machine-manual.png'), fullPage: true });
@@ -112,7 +95,7 @@ test.describe('manual control', () => {
     // A job holds the machine: the pad and the console are off with the reason, the routes say 409,
     // and the e-stop stays one click away.
     const gcode = Array.from({ length: 3000 }, (_, i) => `G0 X${(i % 100) + 1}`).join('\n');
-    const started = await page.request.post(`${core.lan}/api/machine/job`, { data: { gcode } });
+    const started = await page.request.post(`${bench.core.lan}/api/machine/job`, { data: { gcode } });
     expect(started.status()).toBe(202);
     await expect(state).toHaveAttribute('data-state', 'streaming');
     await expect(off).toHaveText('Manual control is off while a job runs.');
@@ -121,7 +104,7 @@ test.describe('manual control', () => {
       await expect(page.getByRole('button', { name })).toBeDisabled();
     }
     await expect(command).toBeDisabled();
-    const refused = await page.request.post(`${core.lan}/api/machine/jog`, {
+    const refused = await page.request.post(`${bench.core.lan}/api/machine/jog`, {
       data: { axis: 'X', step: 1, feed: 100 },
     });
     expect([refused.status(), (await refused.json()).detail]).toEqual([
@@ -137,7 +120,7 @@ test.describe('manual control', () => {
     await expect(off).toHaveCount(0);
     await expect
       .poll(async () => await position.textContent())
-      .toBe(`Position: X ${(motion.position.get('X') ?? 0).toFixed(2)} mm · A 45.00 ° · B 0.00 °`);
-    expect(marlin.fake.commands.at(-1)).toBe('M114');
+      .toBe(`Position: X ${(bench.motion.position.get('X') ?? 0).toFixed(2)} mm · A 45.00 ° · B 0.00 °`);
+    expect(bench.marlin.fake.commands.at(-1)).toBe('M114');
   });
 });

@@ -3,29 +3,12 @@
 // its soft limit refused with nothing sent, jobs that complete and are cancelled listed newest
 // first, the outcome filter, the CSV export, editing and deleting the profile.
 import { expect, test } from '@playwright/test';
-import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
-import { FakeMotion, FIVE_AXES } from '../server/machine/testing/fake-motion.ts';
-import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
-import { type Core, startCore } from '../server/testing/core.ts';
 import { seriousAxeViolations } from './support/axe.ts';
+import { machineBench } from './support/machine-bench.ts';
 import { readmeScreenshot } from './support/screenshots.ts';
 
-let core: Core;
-let pair: PtyPair;
-let marlin: FakeMarlinOnPort;
-const motion = new FakeMotion(FIVE_AXES);
-
-test.beforeAll(async () => {
-  core = await startCore();
-  pair = await createPtyPair();
-  // Slow enough that a job is still running when the test cancels it.
-  marlin = await attachFakeMarlin(pair.far, { ackDelayMs: 3, react: motion.react });
-});
-test.afterAll(async () => {
-  await marlin?.close();
-  await pair?.dispose();
-  expect(await core.stop()).toBe(0);
-});
+// Slow enough that a job is still running when the test cancels it.
+const bench = machineBench(3);
 
 test.describe('machine profiles and the job history', () => {
   test.use({ bypassCSP: true });
@@ -35,7 +18,7 @@ test.describe('machine profiles and the job history', () => {
   }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 1400 });
-    await page.goto(`${core.lan}/winding`);
+    await page.goto(`${bench.core.lan}/winding`);
     const state = page.getByTestId('machine-state');
     await expect(state).toHaveAttribute('data-state', 'idle');
     const history = page.getByRole('table', { name: 'Job history' });
@@ -45,7 +28,7 @@ test.describe('machine profiles and the job history', () => {
     await page.getByRole('button', { name: 'New profile' }).click();
     const dialog = page.getByRole('dialog', { name: 'New profile' });
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Winder 1');
-    await dialog.getByRole('textbox', { name: 'Serial port' }).fill(pair.near);
+    await dialog.getByRole('textbox', { name: 'Serial port' }).fill(bench.port);
     await dialog.getByRole('spinbutton', { name: 'X minimum' }).fill('0');
     await dialog.getByRole('spinbutton', { name: 'X maximum', exact: true }).fill('100');
     await dialog.getByRole('spinbutton', { name: 'X maximum feed (per minute)' }).fill('5000');
@@ -66,7 +49,7 @@ test.describe('machine profiles and the job history', () => {
 
     const picker = page.getByRole('combobox', { name: 'Machine profile' });
     await expect(picker.locator('option:checked')).toHaveText('Winder 1');
-    await expect(page.getByRole('combobox', { name: 'Serial port' })).toHaveValue(pair.near);
+    await expect(page.getByRole('combobox', { name: 'Serial port' })).toHaveValue(bench.port);
     await expect(page.getByRole('combobox', { name: 'Serial port' })).toBeDisabled();
 
     await page.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -77,28 +60,28 @@ test.describe('machine profiles and the job history', () => {
     await page.getByRole('button', { name: 'Home all' }).click();
     const position = page.getByTestId('position');
     await expect(position).toHaveText('Position: X 0.00 mm · A 0.00 ° · B 0.00 °');
-    expect(marlin.fake.commands).toEqual(['G28 X A', 'M114']);
+    expect(bench.marlin.fake.commands).toEqual(['G28 X A', 'M114']);
 
     // To the limit, then one step past it: refused with the reason, and the fake receives nothing.
     await page.getByRole('combobox', { name: 'Jog step' }).selectOption('100');
     await page.getByRole('combobox', { name: 'Jog feed' }).selectOption('3000');
     await page.getByRole('button', { name: 'Jog X+' }).click();
     await expect(position).toHaveText('Position: X 100.00 mm · A 0.00 ° · B 0.00 °');
-    const sent = marlin.fake.commands.length;
+    const sent = bench.marlin.fake.commands.length;
     await page.getByRole('button', { name: 'Jog X+' }).click();
     await expect(page.getByRole('alert')).toHaveText(
       "Jog refused: X would go to 200, above the soft limit 100 of profile 'Winder 1'; nothing was sent",
     );
-    expect(marlin.fake.commands).toHaveLength(sent);
+    expect(bench.marlin.fake.commands).toHaveLength(sent);
 
     // A job that completes, one refused for leaving the limits, and one cancelled.
     const inside = Array.from({ length: 40 }, (_, i) => `G1 X${i} A${i * 9} F3000`).join('\n');
-    const done = await page.request.post(`${core.lan}/api/machine/job?name=inside.gcode`, {
+    const done = await page.request.post(`${bench.core.lan}/api/machine/job?name=inside.gcode`, {
       data: { gcode: inside },
     });
     expect(done.status()).toBe(202);
     await expect(state).toHaveAttribute('data-state', 'completed', { timeout: 20_000 });
-    const outside = await page.request.post(`${core.lan}/api/machine/job?name=outside.gcode`, {
+    const outside = await page.request.post(`${bench.core.lan}/api/machine/job?name=outside.gcode`, {
       data: { gcode: 'G1 X50 F3000\nG1 X150' },
     });
     expect([outside.status(), (await outside.json()).detail]).toEqual([
@@ -108,7 +91,9 @@ test.describe('machine profiles and the job history', () => {
     const long = Array.from({ length: 3000 }, (_, i) => `G1 X${i % 100} A${i} F3000`).join('\n');
     expect(
       (
-        await page.request.post(`${core.lan}/api/machine/job?name=long.gcode`, { data: { gcode: long } })
+        await page.request.post(`${bench.core.lan}/api/machine/job?name=long.gcode`, {
+          data: { gcode: long },
+        })
       ).status(),
     ).toBe(202);
     await expect(state).toHaveAttribute('data-state', 'streaming');
@@ -128,7 +113,7 @@ test.describe('machine profiles and the job history', () => {
     await expect(rows).toHaveCount(1);
     await expect(rows.nth(0)).toContainText('inside.gcode');
     const csv = await page.request.get(
-      `${core.lan}${await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')}`,
+      `${bench.core.lan}${await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href')}`,
     );
     const lines = (await csv.text()).trimEnd().split('\r\n');
     expect(lines).toHaveLength(2);
