@@ -7,7 +7,9 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = import.meta.dirname;
-const MAX_README_LINES = 160;
+// 190: the map, the two commands and three how-tos the issues ask for in the README itself (a
+// definition from scratch, resume after a stop, the shop fleet); everything else stays in docs/.
+const MAX_README_LINES = 190;
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
