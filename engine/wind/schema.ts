@@ -104,38 +104,51 @@ export const SkipLayerSchema = z
   .meta({ id: 'SkipLayer', title: 'SkipLayer' });
 
 /** A count, angle or radius the planner may choose itself ("auto"). */
-const orAuto = <T extends z.ZodType<number>>(value: T, description: string, alias?: string) =>
+const orAuto = <T extends z.ZodType<number>>(value: T, text: FieldText) =>
   z
     .union([value, z.literal('auto')])
     .default('auto')
-    .meta(alias === undefined ? { description } : { description, 'x-alias': alias });
+    .meta(fieldMeta(text));
 
 export const GeodesicLayerSchema = z
   .object({
     windType: windType('geodesic'),
-    circuits: orAuto(
-      z.int().gt(0),
-      'Circuits of the layer (equator slots), or "auto": the fewest that cover the equator.',
-    ),
-    patternAdvance: orAuto(
-      z.int().gt(0),
-      'Slots between consecutive circuit starts, coprime with circuits, or "auto": the one with the least dwell.',
-      'pattern_advance',
-    ),
-    clairautRadius: orAuto(
-      z.number().gt(0),
-      'Clairaut radius c of the geodesic r·sin α = c, mm, or "auto": half the larger polar opening plus half the band width.',
-      'clairaut_radius',
-    ),
-    poleDwellDegrees: orAuto(
-      z.number().min(0),
-      'Mandrel turn at each pole with the carriage parked, degrees, or "auto": what closes the pattern.',
-      'pole_dwell_degrees',
-    ),
-    stationSpacingMM: z.number().gt(0).default(1).meta({
-      description: 'Largest fibre length between two stations, mm.',
-      'x-alias': 'station_spacing_mm',
+    circuits: orAuto(z.int().gt(0), {
+      title: 'Circuits',
+      description: 'Circuits of the layer (equator slots), or "auto": the fewest that cover the equator.',
     }),
+    patternAdvance: orAuto(z.int().gt(0), {
+      title: 'Pattern advance',
+      description:
+        'Slots between consecutive circuit starts, coprime with circuits, or "auto": the one with the least dwell.',
+      alias: 'pattern_advance',
+    }),
+    clairautRadius: orAuto(z.number().gt(0), {
+      title: 'Clairaut radius',
+      unit: 'mm',
+      description:
+        'Clairaut radius c of the geodesic r·sin α = c, mm, or "auto": half the larger polar opening plus half the band width.',
+      alias: 'clairaut_radius',
+    }),
+    poleDwellDegrees: orAuto(z.number().min(0), {
+      title: 'Pole dwell',
+      unit: '°',
+      description:
+        'Mandrel turn at each pole with the carriage parked, degrees, or "auto": what closes the pattern.',
+      alias: 'pole_dwell_degrees',
+    }),
+    stationSpacingMM: z
+      .number()
+      .gt(0)
+      .default(1)
+      .meta(
+        fieldMeta({
+          title: 'Station spacing',
+          unit: 'mm',
+          description: 'Largest fibre length between two stations, mm.',
+          alias: 'station_spacing_mm',
+        }),
+      ),
   })
   .meta({ id: 'GeodesicLayer', title: 'GeodesicLayer' });
 
@@ -149,6 +162,7 @@ export const LayerSchema = z.discriminatedUnion('windType', [
 export const DomeSchema = z
   .object({
     type: z.enum(['hemispherical', 'ellipsoidal', 'isotensoid', 'profile']).meta({
+      title: 'Dome type',
       description:
         'Dome shape: a hemisphere, an ellipsoid of the given aspect, the geodesic-isotensoid of its opening and the band, or the given points.',
     }),
@@ -159,6 +173,7 @@ export const DomeSchema = z
       alias: 'polar_opening_diameter',
     }),
     aspect: z.number().gt(0).nullable().default(null).meta({
+      title: 'Aspect',
       description: 'Ellipsoidal dome: its height over the cylinder radius (1 is a hemisphere).',
     }),
     points: z
@@ -207,6 +222,7 @@ export const MandrelParametersSchema = z
         'A pressure vessel: the domes that close the cylinder (diameter and windLength are the cylinder\'s; the domes lie outside 0…windLength). Give "both", or "start" and "end". Needs schemaVersion 1.1 or later.',
     }),
     meridianSegments: z.int().gt(0).default(4096).meta({
+      title: 'Meridian segments',
       description: 'Frusta each dome meridian is divided into for the path maths.',
       'x-alias': 'meridian_segments',
     }),

@@ -12,7 +12,7 @@ import { BLANK, TEMPLATES } from './examples.ts';
 import { FieldInput } from './FieldInput.tsx';
 import { type FieldSpec, type FormModel, fieldsOf } from './fields.ts';
 import { LayerStack } from './LayerStack.tsx';
-import { newLayer } from './new-layer.ts';
+import { type LayerKind, newLayer } from './new-layer.ts';
 import { SourceTab } from './source/SourceTab.tsx';
 import type { DesignControls } from './useDesign.ts';
 import type { FormEdit } from './working-copy.ts';
@@ -229,7 +229,7 @@ function Forms({ analysis, onEdit }: { analysis: Analysis; onEdit(edit: FormEdit
       </fieldset>
     );
   };
-  const add = (kind: 'hoop' | 'helical' | 'skip') =>
+  const add = (kind: LayerKind) =>
     onEdit({ kind: 'layers', edit: { kind: 'add', layer: newLayer(kind, analysis.definition) } });
   return (
     <div className="design__forms">
@@ -237,10 +237,12 @@ function Forms({ analysis, onEdit }: { analysis: Analysis; onEdit(edit: FormEdit
         'Mandrel',
         'MandrelParameters',
         ['mandrelParameters'],
-        ['diameter', 'windLength', 'endDiameter'],
+        ['diameter', 'windLength', 'endDiameter', 'meridianSegments'],
       )}
+      <p className="design-field__hint">Domes (a pressure vessel) are edited in the Source tab.</p>
       {section('Tow', 'TowParameters', ['towParameters'])}
       {section('Machine defaults', 'WindDefinition', [], ['defaultFeedRate', 'schemaVersion'])}
+      {section('Machine (delivery eye)', 'Machine', ['machine'])}
       <section className="design__layers" aria-label="Layer stack">
         <h3>Layers</h3>
         {(analysis.fieldErrors.get('layers') ?? []).map((message) => (
@@ -258,6 +260,9 @@ function Forms({ analysis, onEdit }: { analysis: Analysis; onEdit(edit: FormEdit
           </button>
           <button type="button" onClick={() => add('skip')}>
             Add skip layer
+          </button>
+          <button type="button" onClick={() => add('geodesic')}>
+            Add geodesic layer
           </button>
         </div>
       </section>

@@ -37,6 +37,16 @@ export function FieldInput({ field, value, errors, onChange, disabled }: FieldIn
       </span>
     ) : null;
 
+  const numberProps = {
+    id,
+    integer: field.type === 'integer',
+    value,
+    disabled,
+    describedBy,
+    invalid: errors.length > 0,
+    onChange,
+  };
+
   if (field.type === 'boolean') {
     return (
       <div className="design-field design-field--check">
@@ -62,7 +72,25 @@ export function FieldInput({ field, value, errors, onChange, disabled }: FieldIn
   return (
     <div className={`design-field${errors.length > 0 ? ' design-field--invalid' : ''}`}>
       <label htmlFor={id}>{label}</label>
-      {field.type === 'string' ? (
+      {field.choices ? (
+        <select
+          id={id}
+          value={typeof value === 'string' ? value : ''}
+          disabled={disabled}
+          aria-describedby={describedBy}
+          aria-invalid={errors.length > 0 || undefined}
+          onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
+        >
+          <option value="">(choose)</option>
+          {field.choices.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice}
+            </option>
+          ))}
+        </select>
+      ) : field.auto ? (
+        <AutoNumberBox {...numberProps} label={label} />
+      ) : field.type === 'string' ? (
         <input
           id={id}
           type="text"
@@ -73,15 +101,7 @@ export function FieldInput({ field, value, errors, onChange, disabled }: FieldIn
           onChange={(event) => onChange(event.target.value === '' ? undefined : event.target.value)}
         />
       ) : (
-        <NumberBox
-          id={id}
-          integer={field.type === 'integer'}
-          value={value}
-          disabled={disabled}
-          describedBy={describedBy}
-          invalid={errors.length > 0}
-          onChange={onChange}
-        />
+        <NumberBox {...numberProps} />
       )}
       {problems}
       <span id={`${id}-hint`} className="design-field__hint">
@@ -91,28 +111,22 @@ export function FieldInput({ field, value, errors, onChange, disabled }: FieldIn
   );
 }
 
+interface NumberBoxProps {
+  id: string;
+  integer: boolean;
+  value: JsonValue | undefined;
+  disabled?: boolean | undefined;
+  describedBy: string;
+  invalid: boolean;
+  onChange(value: JsonValue | undefined): void;
+}
+
 /**
  * A number box that keeps what is being typed ("7." on the way to "7.5") while the document holds
  * the value: the text follows the document only when the value there differs (an undo, a layer
  * moved), never in the middle of typing the same number.
  */
-function NumberBox({
-  id,
-  integer,
-  value,
-  disabled,
-  describedBy,
-  invalid,
-  onChange,
-}: {
-  id: string;
-  integer: boolean;
-  value: JsonValue | undefined;
-  disabled?: boolean;
-  describedBy: string;
-  invalid: boolean;
-  onChange(value: JsonValue | undefined): void;
-}) {
+function NumberBox({ id, integer, value, disabled, describedBy, invalid, onChange }: NumberBoxProps) {
   const numeric = numericOf(value);
   const [draft, setDraft] = useState(numeric === null ? '' : String(numeric));
   useEffect(() => {
@@ -135,5 +149,39 @@ function NumberBox({
         onChange(numberValue(event.target.value, integer));
       }}
     />
+  );
+}
+
+/**
+ * A number the planner may choose itself: an "Auto" checkbox beside the spinbutton. Absent and
+ * "auto" both mean the planner chooses (the schema's default); unticking Auto enables the box and
+ * the typed number replaces "auto".
+ */
+function AutoNumberBox({ label, value, disabled, onChange, ...box }: NumberBoxProps & { label: string }) {
+  const chosen = value === undefined || (typeof value === 'string' && value.toLowerCase() === 'auto');
+  const [manual, setManual] = useState(!chosen);
+  const auto = chosen && !manual;
+  return (
+    <span className="design-field__auto">
+      <NumberBox
+        {...box}
+        value={chosen ? undefined : value}
+        disabled={disabled || auto}
+        onChange={(next) => onChange(next ?? 'auto')}
+      />
+      <label>
+        <input
+          type="checkbox"
+          aria-label={`${label}: Auto`}
+          checked={auto}
+          disabled={disabled}
+          onChange={(event) => {
+            setManual(!event.target.checked);
+            if (event.target.checked) onChange('auto');
+          }}
+        />{' '}
+        Auto
+      </label>
+    </span>
   );
 }

@@ -17,22 +17,44 @@ export interface FieldSpec {
   required: boolean;
   /** The value must be > 0. */
   positive: boolean;
+  /** The field also takes the word "auto": the planner chooses (schema 1.1's geodesic layer). */
+  auto: boolean;
+  /** The words a string field takes, when it takes only some (a dome's type). */
+  choices: readonly string[] | null;
 }
 
 /** The models whose fields have forms: the document, the mandrel, the tow and the three layer kinds. */
-export type FormModel = 'WindDefinition' | 'MandrelParameters' | 'TowParameters' | LayerModel;
-export type LayerModel = 'HoopLayer' | 'HelicalLayer' | 'SkipLayer';
+export type FormModel =
+  | 'WindDefinition'
+  | 'MandrelParameters'
+  | 'TowParameters'
+  | 'Machine'
+  | 'Dome'
+  | LayerModel;
+export type LayerModel = 'HoopLayer' | 'HelicalLayer' | 'SkipLayer' | 'GeodesicLayer';
 
 type Node = Record<string, unknown>;
 
 const schema = windJsonSchema() as { $defs: Record<string, Node> };
 
-function scalarOf(node: Node): Node | null {
-  if (typeof node.type === 'string') return node;
-  // A nullable number (`endDiameter`) is `anyOf: [number, null]`.
+const isAuto = (option: Node) =>
+  option.const === 'auto' || (Array.isArray(option.enum) && option.enum.join() === 'auto');
+
+/** The node's one scalar type, and whether "auto" is also allowed beside it. */
+function scalarOf(node: Node): { scalar: Node; auto: boolean } | null {
+  if (typeof node.type === 'string') return { scalar: node, auto: false };
+  // A nullable number (`carriageMin`) may be `type: [number, null]`.
+  if (Array.isArray(node.type)) {
+    const types = (node.type as string[]).filter((type) => type !== 'null');
+    return types.length === 1 ? { scalar: { ...node, type: types[0] }, auto: false } : null;
+  }
+  // A nullable number (`endDiameter`) is `anyOf: [number, null]`; an auto-able one `anyOf: [number, "auto"]`.
   if (Array.isArray(node.anyOf)) {
-    const options = (node.anyOf as Node[]).filter((option) => option.type !== 'null');
-    return options.length === 1 && typeof options[0]?.type === 'string' ? (options[0] as Node) : null;
+    const all = (node.anyOf as Node[]).filter((option) => option.type !== 'null');
+    const options = all.filter((option) => !isAuto(option));
+    return options.length === 1 && typeof options[0]?.type === 'string'
+      ? { scalar: options[0] as Node, auto: options.length < all.length }
+      : null;
   }
   return null;
 }
@@ -44,8 +66,10 @@ export function fieldsOf(model: FormModel): FieldSpec[] {
   const required = new Set((definition.required as string[] | undefined) ?? []);
   const out: FieldSpec[] = [];
   for (const [key, raw] of Object.entries(definition.properties as Record<string, Node>)) {
-    const scalar = scalarOf(raw);
-    if (scalar === null || raw.const !== undefined || scalar.const !== undefined) continue;
+    const found = scalarOf(raw);
+    if (found === null) continue;
+    const { scalar, auto } = found;
+    if (raw.const !== undefined || scalar.const !== undefined) continue;
     const type = scalar.type as string;
     if (type !== 'number' && type !== 'integer' && type !== 'boolean' && type !== 'string') continue;
     out.push({
@@ -57,6 +81,8 @@ export function fieldsOf(model: FormModel): FieldSpec[] {
       type,
       required: required.has(key),
       positive: scalar.exclusiveMinimum === 0,
+      auto,
+      choices: Array.isArray(scalar.enum) ? (scalar.enum as string[]) : null,
     });
   }
   return out;
@@ -69,8 +95,9 @@ export function fieldLabel(field: FieldSpec): string {
 
 /** The range in words, shown with the description. */
 export function fieldRange(field: FieldSpec): string | null {
-  if (field.type === 'integer') return field.positive ? 'a whole number above 0' : 'a whole number';
-  if (field.type === 'number') return field.positive ? 'above 0' : 'any number';
+  const or = field.auto ? ', or Auto' : '';
+  if (field.type === 'integer') return `${field.positive ? 'a whole number above 0' : 'a whole number'}${or}`;
+  if (field.type === 'number') return `${field.positive ? 'above 0' : 'any number'}${or}`;
   return null;
 }
 
@@ -78,6 +105,7 @@ export const LAYER_MODELS: Record<string, LayerModel> = {
   hoop: 'HoopLayer',
   helical: 'HelicalLayer',
   skip: 'SkipLayer',
+  geodesic: 'GeodesicLayer',
 };
 
 /** Every snake_case alias → its camelCase key, for reading the validator's locations. */

@@ -19,7 +19,11 @@ const HELICAL: HelicalLayer = {
   skipInitialNearLock: false,
 };
 
-export function newLayer(kind: 'hoop' | 'helical' | 'skip', definition: WindDefinition | null): JsonObject {
+export type LayerKind = 'hoop' | 'helical' | 'skip' | 'geodesic';
+
+export function newLayer(kind: LayerKind, definition: WindDefinition | null): JsonObject {
+  // Everything "auto": the planner chooses circuits, advance, Clairaut radius and dwell for the domes.
+  if (kind === 'geodesic') return new Map<string, JsonValue>([['windType', 'geodesic']]);
   if (kind === 'hoop')
     return new Map<string, JsonValue>([
       ['windType', 'hoop'],
