@@ -362,6 +362,12 @@ test('the Design view with each form open has no serious accessibility violation
     .fill('4');
   await expect(page.getByTestId('divides-not')).toBeVisible();
   expect(await seriousAxeViolations(page)).toEqual([]);
+  // Schema 1.1's geodesic layer form: each auto-able field an Auto checkbox beside its spinbutton.
+  await page.getByRole('button', { name: 'Add geodesic layer' }).click();
+  const geodesic = page.getByRole('listitem', { name: 'Layer 6 (geodesic)' });
+  await expect(geodesic.getByRole('checkbox', { name: 'Circuits: Auto' })).toBeChecked();
+  await expect(geodesic.getByRole('spinbutton', { name: 'Circuits', exact: true })).toBeDisabled();
+  expect(await seriousAxeViolations(page)).toEqual([]);
   await page.getByRole('tab', { name: 'Source' }).click();
   await expect(page.getByRole('textbox', { name: 'Definition source' })).toBeVisible();
   expect(await seriousAxeViolations(page)).toEqual([]);
