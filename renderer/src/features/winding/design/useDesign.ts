@@ -10,8 +10,11 @@ import { type Analysis, analyse } from './analysis.ts';
 import type { Template } from './examples.ts';
 import { bytesToSave, type FormEdit, isDirty, type WorkingCopy, workingCopyReducer } from './working-copy.ts';
 
-/** Quiet time after an edit before it is planned: typing "45" plans once, not twice. */
-export const PLAN_DEBOUNCE_MS = 150;
+/**
+ * Quiet time after an edit before it is planned. Short, because the worker cancels a plan a
+ * newer edit overtakes, and the keystroke-to-redraw budget is 150 ms in all.
+ */
+export const PLAN_DEBOUNCE_MS = 30;
 const READ_CHUNK = 4 * 1024 * 1024;
 
 export interface DesignPreview {
