@@ -7,6 +7,7 @@ import type { PlanOptionsState } from '../preview/protocol.ts';
 import { ToolpathView } from '../viewer/ToolpathView.tsx';
 import { UnwrappedView } from '../viewer/UnwrappedView.tsx';
 import type { Analysis } from './analysis.ts';
+import { DomesForm } from './DomesForm.tsx';
 import { memberOf, type Place } from './document.ts';
 import { BLANK, TEMPLATES } from './examples.ts';
 import { FieldInput } from './FieldInput.tsx';
@@ -239,7 +240,7 @@ function Forms({ analysis, onEdit }: { analysis: Analysis; onEdit(edit: FormEdit
         ['mandrelParameters'],
         ['diameter', 'windLength', 'endDiameter', 'meridianSegments'],
       )}
-      <p className="design-field__hint">Domes (a pressure vessel) are edited in the Source tab.</p>
+      <DomesForm analysis={analysis} onEdit={onEdit} />
       {section('Tow', 'TowParameters', ['towParameters'])}
       {section('Machine defaults', 'WindDefinition', [], ['defaultFeedRate', 'schemaVersion'])}
       {section('Machine (delivery eye)', 'Machine', ['machine'])}

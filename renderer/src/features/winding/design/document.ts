@@ -83,6 +83,35 @@ export function setField(
   return root;
 }
 
+/** One step of a path into the document: a key and the snake_case alias the loader also reads. */
+export interface PathStep {
+  key: string;
+  alias: string | null;
+}
+
+/**
+ * The document with the value at `path` set, or removed when `value` is undefined: objects on the
+ * way that are missing or null become empty ones, so a form can fill a section (a dome) that is
+ * not there yet. Only objects are walked; layers are edited by `setField`.
+ */
+export function setAt(
+  document: JsonValue,
+  path: readonly PathStep[],
+  value: JsonValue | undefined,
+): JsonValue {
+  const set = (node: JsonValue | undefined, depth: number): JsonValue | undefined => {
+    const step = path[depth];
+    if (step === undefined) return value;
+    const object = asObject(node);
+    const key = keyIn(object, step.key, step.alias);
+    const next = set(object.get(key), depth + 1);
+    if (next === undefined) object.delete(key);
+    else object.set(key, next);
+    return object;
+  };
+  return set(document, 0) ?? document;
+}
+
 /** The layer list of a document (empty when it has none or it is not a list). */
 export function layersOf(document: JsonValue | undefined): JsonValue[] {
   const layers = memberOf(document, 'layers', null);

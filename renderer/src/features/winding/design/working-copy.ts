@@ -8,7 +8,11 @@ import {
   encodeDefinition,
   type JsonValue,
   type LayerEdit,
+  layersOf,
+  memberOf,
+  type PathStep,
   type Place,
+  setAt,
   setField,
 } from './document.ts';
 
@@ -39,7 +43,9 @@ export type FormEdit =
       field: { key: string; alias: string | null };
       value: JsonValue | undefined;
     }
-  | { kind: 'layers'; edit: LayerEdit };
+  | { kind: 'layers'; edit: LayerEdit }
+  /** A value deeper than a section (a dome's field, or the domes themselves); undefined removes it. */
+  | { kind: 'path'; path: readonly PathStep[]; value: JsonValue | undefined };
 
 export type WorkingCopyAction =
   | { type: 'load'; name: string; path: string | null; text: string; bytes: Uint8Array | null }
@@ -93,6 +99,34 @@ function changed(copy: WorkingCopy, text: string, typing: string | null, at = 0)
   return { ...copy, text, past, future: [], typing, typedAt: at };
 }
 
+/** Whether the document uses what schema 1.1 brought: a cone, domes, a geodesic layer or the machine section. */
+export function usesVersion11(document: JsonValue): boolean {
+  const mandrel = memberOf(document, 'mandrelParameters', 'mandrel_parameters');
+  const given = (value: JsonValue | undefined) => value !== undefined && value !== null;
+  return (
+    given(memberOf(mandrel, 'endDiameter', 'end_diameter')) ||
+    given(memberOf(mandrel, 'domes', null)) ||
+    given(memberOf(document, 'machine', null)) ||
+    layersOf(document).some((layer) => memberOf(layer, 'windType', 'wind_type') === 'geodesic')
+  );
+}
+
+const VERSION = { key: 'schemaVersion', alias: 'schema_version' };
+
+/**
+ * A form edit that brings in a 1.1 feature to a 1.0 definition also declares 1.1: the spec requires
+ * a cone or a vessel to, and a 1.0 reader would wind a cylinder. Doing it in the same edit keeps
+ * it one undo step, and undoing the feature takes the version back with it.
+ */
+function declareVersion(before: JsonValue, after: JsonValue): JsonValue {
+  if (usesVersion11(before) || !usesVersion11(after)) return after;
+  const version = memberOf(after, VERSION.key, VERSION.alias);
+  if (version !== undefined && version !== '1.0') return after;
+  if (version !== undefined || !(after instanceof Map)) return setField(after, [], VERSION, '1.1');
+  // Absent means 1.0: the version goes first, where the reference's files have it.
+  return new Map([[VERSION.key, '1.1'], ...after]);
+}
+
 export function applyFormEdit(text: string, edit: FormEdit): string | null {
   const decoded = decodeDefinition(text);
   // A form cannot edit text that is not JSON: the Source tab shows why, and fixing it there comes first.
@@ -100,8 +134,10 @@ export function applyFormEdit(text: string, edit: FormEdit): string | null {
   const next =
     edit.kind === 'field'
       ? setField(decoded.value, edit.place, edit.field, edit.value)
-      : editLayers(decoded.value, edit.edit);
-  return encodeDefinition(next);
+      : edit.kind === 'path'
+        ? setAt(decoded.value, edit.path, edit.value)
+        : editLayers(decoded.value, edit.edit);
+  return encodeDefinition(declareVersion(decoded.value, next));
 }
 
 export function workingCopyReducer(copy: WorkingCopy | null, action: WorkingCopyAction): WorkingCopy | null {
