@@ -18,6 +18,8 @@ import type {
   AxisPosition,
   ControllerInfo,
   JobOutcome,
+  JobPlace,
+  JobPlaceMark,
   JobProgress,
   MachineEvent,
   MachineEventBody,
@@ -103,6 +105,8 @@ interface Job {
   cancelRequested: boolean;
   gate: { resolve: () => void; reject: (error: Error) => void } | undefined;
   done: Promise<JobOutcome>;
+  /** The program's places in text order, once read (see setJobPlaces). */
+  places: JobPlaceMark[] | undefined;
 }
 
 export class MarlinHost {
@@ -338,12 +342,24 @@ export class MarlinHost {
       done: new Promise((resolve) => {
         resolveDone = resolve;
       }),
+      places: undefined,
     };
     this.#job = job;
     this.#lastProgress = null;
     this.#setState('streaming');
     void this.#runJob(job).then(resolveDone);
     return { total: program.total, done: job.done };
+  }
+
+  /**
+   * The running job's places (layer and circuit starts by text line), read after it started: its
+   * progress names the place of its last acknowledged command from then on. Ignored unless the job
+   * still running is the one for `program`.
+   */
+  setJobPlaces(program: Program, places: JobPlaceMark[]): void {
+    const job = this.#job;
+    if (!job || job.program !== program) return;
+    job.places = places;
   }
 
   /** No new line after the in-flight one; motion already queued in the controller still runs. */
@@ -544,6 +560,8 @@ export class MarlinHost {
       // Before the first acknowledgement there is no rate to extrapolate from.
       remaining_s: acknowledged > 0 ? (elapsed / acknowledged) * (total - acknowledged) : 0,
     };
+    const place = job.places ? placeAt(job.places, progress.sourceLine) : undefined;
+    if (place) progress.place = place;
     if (type) (progress as MachineEventBody).type = type;
     return progress;
   }
@@ -910,4 +928,16 @@ function reasonOf(error: unknown): string {
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The last place starting at or before a text line (binary search: places are in text order). */
+function placeAt(places: JobPlaceMark[], line: number): JobPlace | undefined {
+  let low = 0;
+  let high = places.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if ((places[mid] as JobPlaceMark).line <= line) low = mid + 1;
+    else high = mid;
+  }
+  return low === 0 ? undefined : (places[low - 1] as JobPlaceMark).place;
 }

@@ -1,5 +1,6 @@
 // States, status and events of the machine controller (spec/winding.md §6.5). Field names are the
 // wire names the renderer and the CLI read.
+import type { PlaceMark } from '../plan/checkpoints.ts';
 import type { AxisFormat } from '../plan/types.ts';
 
 export type MachineState =
@@ -24,7 +25,21 @@ export interface JobProgress {
   /** Streaming time so far; time spent paused is not counted. */
   elapsed_s: number;
   remaining_s: number;
+  /**
+   * Where in the winding the last acknowledged command is, from the program's layer and circuit
+   * comments; absent until the machine process has read them, and for a program without them.
+   */
+  place?: JobPlace;
 }
+
+/**
+ * A layer (1-based, of `layers`, its wind type) and, past a circuit start, the circuit (and on a
+ * helical layer the pattern) in it; circuit and pattern are null before the layer's first circuit.
+ */
+export type JobPlace = PlaceMark['place'];
+
+/** A job place and the program text line it starts at (1-based). */
+export type JobPlaceMark = PlaceMark;
 
 export interface ControllerInfo {
   /** The FIRMWARE_NAME value, or null when the controller did not answer M115. */

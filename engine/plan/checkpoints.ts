@@ -78,6 +78,36 @@ export function programLines(text: string): string[] {
   return text.split(/\r\n|\n|\r/);
 }
 
+/** A layer or circuit start of a program and the text line (1-based) it is on, from its comments only. */
+export interface PlaceMark {
+  line: number;
+  place: Omit<CheckpointPlace, 'kind'>;
+}
+
+/**
+ * The layer and circuit starts of a program, read from its comments alone (nothing is simulated,
+ * so any G-code is read; one without the planner's comments has none), yielding after every
+ * CHECKPOINT_SLICE_LINES lines so the machine process can read a running job's program between
+ * other work.
+ */
+export function* placeSlices(text: string): Generator<void, PlaceMark[], undefined> {
+  const lines = programLines(text);
+  const marks: PlaceMark[] = [];
+  let layer = { layer: 0, layers: 0, windType: '' };
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0 && i % CHECKPOINT_SLICE_LINES === 0) yield;
+    const trimmed = (lines[i] as string).trim();
+    if (!trimmed.startsWith(';')) continue;
+    const marker = markerOf(trimmed);
+    if (marker === null) continue;
+    const { kind: _kind, ...place } = marker;
+    if (marker.kind === 'layer')
+      layer = { layer: place.layer, layers: place.layers, windType: place.windType };
+    marks.push({ line: i + 1, place: { ...place, ...layer } });
+  }
+  return marks;
+}
+
 /**
  * The checkpoints of a G-code program planned by Towpath. Throws SimulationError when the
  * program cannot be simulated, or when it has no checkpoint comments (not planned by Towpath, or

@@ -99,6 +99,8 @@ export class MachineFeed {
     const jobState = this.#jobState;
     const running = jobState === 'streaming' || jobState === 'paused';
     const known = connection !== 'disconnected';
+    // The machine process reads the job's layer comments; a finished job keeps its last layer.
+    const place = job && jobState !== 'none' ? job.place : undefined;
     return {
       controllerState: state,
       connection,
@@ -107,7 +109,7 @@ export class MachineFeed {
       baudRate: known ? status.baudRate : null,
       firmware: known ? (status.controller?.firmware ?? null) : null,
       jobState,
-      // The name the job was started with, whoever started it; layer comments stay in the machine process.
+      // The name the job was started with, whoever started it.
       jobName: job && jobState !== 'none' ? (status.program?.name ?? null) : null,
       linesSent: job?.sent ?? 0,
       linesAcknowledged: job?.acknowledged ?? 0,
@@ -122,9 +124,9 @@ export class MachineFeed {
             : oneDecimal((job.acknowledged / job.total) * 100),
       elapsedSeconds: job && jobState !== 'none' ? oneDecimal(job.elapsed_s) : null,
       remainingSeconds: job && running && job.acknowledged > 0 ? Math.round(job.remaining_s) : null,
-      layer: null,
-      layerCount: null,
-      layerType: null,
+      layer: place?.layer ?? null,
+      layerCount: place?.layers ?? null,
+      layerType: place?.windType ?? null,
       lastError: this.#lastError?.message ?? null,
       lastErrorAt: this.#lastError?.at ?? null,
       updatedAt: new Date(this.#clock()).toISOString(),

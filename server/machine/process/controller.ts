@@ -14,6 +14,7 @@ import {
   DEFAULT_BAUD_RATE,
   type HostTimings,
   MarlinHost,
+  type RunningJob,
 } from '../../../engine/machine/host.ts';
 import {
   asksPosition,
@@ -46,6 +47,7 @@ import type {
   MachineEvent,
   MachineStatus,
 } from '../../../engine/machine/types.ts';
+import { placeSlices } from '../../../engine/plan/checkpoints.ts';
 import type { AxisFormat } from '../../../engine/plan/types.ts';
 import type { Logger } from '../../log.ts';
 import { type JobRecorder, recordJob } from './job-recording.ts';
@@ -529,11 +531,31 @@ export class MachineController {
     const previous = this.#job;
     const kept = text !== undefined && text.length <= KEPT_PROGRAM_CHARS ? text : undefined;
     this.#job = { program: { name: name ?? null, sha256, total: program.total }, text: kept };
+    let started: RunningJob;
     try {
-      return this.host.startJob(program);
+      started = this.host.startJob(program);
     } catch (error) {
       this.#job = previous;
       throw error;
+    }
+    if (kept !== undefined) void this.#readPlaces(program, kept);
+    return started;
+  }
+
+  /**
+   * Reads the running job's layer and circuit starts once, in slices with the event loop free
+   * between them (an e-stop must not wait for a long program to be read), and hands them to the
+   * host, whose progress then names the place. A program without them (not planned by Towpath)
+   * simply has no place.
+   */
+  async #readPlaces(program: Program, text: string) {
+    const reading = placeSlices(text);
+    for (let step = reading.next(); ; step = reading.next()) {
+      if (step.done) {
+        if (step.value.length > 0) this.host.setJobPlaces(program, step.value);
+        return;
+      }
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
