@@ -118,6 +118,11 @@ describe('the shop-fleet dashboard', () => {
   it('draws each winder’s progress', () => {
     const bars = show('bar-chart').querySelectorAll('.widget-bars__row');
     expect([...bars].map((bar) => bar.textContent)).toEqual(['Winder 141.5', 'Winder 20', 'Winder 312']);
+    // Against a full bar at 100 %: the furthest job is not drawn as a finished one.
+    const widths = [...bars].map(
+      (bar) => (bar.querySelector('.widget-bars__bar') as HTMLElement).style.width,
+    );
+    expect(widths).toEqual(['41.5%', '0%', '12%']);
   });
 
   it('says so while no winder has reported', () => {

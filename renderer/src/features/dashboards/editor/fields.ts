@@ -106,6 +106,7 @@ export const WIDGET_FIELDS: Record<string, FieldSpec[]> = {
       hint: 'One field a line; replaces the value field',
     },
     { key: 'orientation', label: 'Orientation', kind: 'choice', options: ['vertical', 'horizontal'] },
+    { key: 'max', label: 'Full bar at', kind: 'number', hint: 'A longer bar widens the scale' },
     { key: 'showValues', label: 'Show values', kind: 'boolean', defaultValue: true },
     { key: 'showGrid', label: 'Show grid', kind: 'boolean', defaultValue: true },
     { key: 'animated', label: 'Animated', kind: 'boolean', defaultValue: true },

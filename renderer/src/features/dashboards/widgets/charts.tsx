@@ -103,7 +103,8 @@ export function BarChartWidget({ widget, snapshot }: WidgetProps) {
   const horizontal = s?.orientation === 'horizontal';
   if (!rows) return <WidgetValue note={bound.note}>{'—'}</WidgetValue>;
   const values = rows.map((row) => fields.map((f) => Math.max(0, numberOf(resolveField(row, f)) ?? 0)));
-  const max = Math.max(1, ...values.flat());
+  // A set scale (100 for percentages) keeps a third-done job from drawing as a full bar.
+  const max = Math.max(1, setting(s, 'max', 0, isNumber), ...values.flat());
   return (
     <WidgetValue note={bound.note}>
       <ul className={`widget-bars${horizontal ? ' widget-bars--horizontal' : ''}`}>
