@@ -18,6 +18,7 @@ import { dataDirOf } from '../config/data-dir-default.ts';
 import { readMachineFile } from '../machine/process/machine-file.ts';
 import { processExists } from '../process-exists.ts';
 import { checkpointByNumber, loadCheckpoints } from './checkpoints.ts';
+import { resumeNote } from './door-resume.ts';
 import { type CliIo, UsageError } from './io.ts';
 
 export interface ResumeOptions {
@@ -27,7 +28,8 @@ export interface ResumeOptions {
   towAttached: boolean;
   /** Commands the stopped job had acknowledged; asked of the machine process when absent. */
   acknowledged: number | undefined;
-  queueDepth: number;
+  /** The controller's queue depth when given; the default (or the machine profile's) otherwise. */
+  queueDepth: number | undefined;
 }
 
 export const RESUME_OPTIONS = {
@@ -55,7 +57,7 @@ export function parseResumeOptions(
     resumeFrom,
     towAttached: values['tow-attached'] ?? false,
     acknowledged: count('--acknowledged', values.acknowledged),
-    queueDepth: count('--queue-depth', values['queue-depth']) ?? DEFAULT_QUEUE_DEPTH,
+    queueDepth: count('--queue-depth', values['queue-depth']),
   };
 }
 
@@ -66,11 +68,12 @@ function count(name: string, text: string | undefined): number | undefined {
   return Number(text);
 }
 
-/** The resumed program, and a line for the operator saying what it does. */
+/** The resumed program, a line for the operator saying what it does, and the whole program's text. */
 export async function resumeProgram(
   options: ResumeOptions,
   io: CliIo,
-): Promise<{ program: Program; note: string }> {
+): Promise<{ program: Program; note: string; gcode: string }> {
+  const queueDepth = options.queueDepth ?? DEFAULT_QUEUE_DEPTH;
   const acknowledged = options.acknowledged ?? (await lastAcknowledged(io));
   if (acknowledged === undefined) {
     throw new UsageError(
@@ -85,11 +88,11 @@ export async function resumeProgram(
   }
   const checkpoint =
     options.resumeFrom === 'auto'
-      ? suggestCheckpoint(read.checkpoints, acknowledged, options.queueDepth)
+      ? suggestCheckpoint(read.checkpoints, acknowledged, queueDepth)
       : checkpointByNumber(read.checkpoints, options.resumeFrom);
   if (checkpoint === undefined) {
     throw new UsageError(
-      `no checkpoint is certainly behind the machine after ${acknowledged} acknowledged commands (queue depth ${options.queueDepth}); stream the program from its start`,
+      `no checkpoint is certainly behind the machine after ${acknowledged} acknowledged commands (queue depth ${queueDepth}); stream the program from its start`,
     );
   }
   if (checkpoint.command > acknowledged) {
@@ -108,7 +111,8 @@ export async function resumeProgram(
   const text = resumedProgram(read.gcode, read.header, checkpoint, leadIn);
   return {
     program: prepareProgram(text),
-    note: `Resuming from checkpoint ${checkpoint.index}: ${describeCheckpoint(checkpoint)} (line ${checkpoint.line})`,
+    gcode: read.gcode,
+    note: resumeNote({ ...checkpoint, description: describeCheckpoint(checkpoint) }),
   };
 }
 

@@ -4,20 +4,24 @@
 // to resume, cancel or e-stop; the program is never restarted from line 1, and a second Ctrl-C or a
 // SIGTERM never waits on a controller that stopped answering.
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { pino } from 'pino';
 import { MachineError } from '../../engine/errors.ts';
+import type { ResumeJobRequest, ResumeJobResponse } from '../../engine/machine/contract.ts';
 import { MachineStateError } from '../../engine/machine/errors.ts';
 import { DEFAULT_BAUD_RATE } from '../../engine/machine/host.ts';
 import { type Program, ProgramError } from '../../engine/machine/program.ts';
 import type { JobOutcome, MachineEvent, MachineStatus } from '../../engine/machine/types.ts';
 import { dataDirOf } from '../config/data-dir-default.ts';
+import { HttpError } from '../http/http-error.ts';
 import { MachineLink, MachineUnavailableError } from '../machine/link.ts';
 import { loadJob, MachineController, type MachineControllerOptions } from '../machine/process/controller.ts';
 import { JobHistory } from '../machine/process/job-history.ts';
 import { type MachineDatabase, openMachineDatabase } from '../machine/process/machine-db.ts';
 import { readMachineFile } from '../machine/process/machine-file.ts';
 import { processExists } from '../process-exists.ts';
+import { resumeNote, resumeRequestOf, resumeThroughDoor } from './door-resume.ts';
 import {
   type CliIo,
   type Command,
@@ -52,20 +56,22 @@ export const stream: Command = {
     const io = baseIo as StreamIo;
     const options = parseOptions(args);
     const resumed = options.resume ? await resumeProgram(options.resume, io) : undefined;
-    if (resumed) io.stderr(`${resumed.note}\n`);
     // The file's text goes with a whole program, comments and all, so watchers of the job (the
     // panel's layer and circuit) read the program as written; a resumed one is commands only.
     const read = resumed ? undefined : await readProgram(options.file);
     const program = resumed?.program ?? (read as { program: Program }).program;
+    // The machine door may resume from another checkpoint than this one (its profile's queue depth).
+    let total = program.total;
     const summary = (status: JobOutcome['status'], commands: number): StreamSummary => ({
       status,
       commands,
-      total: program.total,
+      total,
       baudRate: options.baudRate,
       dryRun: options.dryRun,
     });
 
     if (options.dryRun) {
+      if (resumed) io.stderr(`${resumed.note}\n`);
       if (options.json) writeJson(io, summary('completed', program.total));
       else io.stdout(`${count(program.total)} commands would be streamed (dry run; no port opened)\n`);
       return 0;
@@ -76,9 +82,12 @@ export const stream: Command = {
       ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
     };
     const machine = await openMachine(io, timings);
+    // With a workstation running a resume goes through its door, which says where it resumed from.
+    const viaDoor = resumed && options.resume && machine.resumeJob;
+    if (resumed && !viaDoor) io.stderr(`${resumed.note}\n`);
     const progress = progressBar(io, 'Streaming', 'lines', program.total);
     const unsubscribe = machine.subscribe((event) => {
-      if (event.type === 'progress') progress.update(event.acknowledged);
+      if (event.type === 'progress') progress.update(event.acknowledged, event.total);
       else if (event.type === 'state' && event.state === 'ready' && event.message)
         io.stderr(`warning: ${event.message}\n`);
       else if (event.type === 'action') io.stderr(`controller: //action:${event.text}\n`);
@@ -97,13 +106,23 @@ export const stream: Command = {
 
     let outcome: JobOutcome;
     try {
-      outcome = await machine.stream(
-        program,
-        options.port as string,
-        options.baudRate,
-        basename(options.file),
-        read?.text,
-      );
+      outcome = viaDoor
+        ? await viaDoor(
+            resumeRequestOf(options.resume as ResumeOptions, await doorText(options.file, resumed.gcode)),
+            options.port as string,
+            options.baudRate,
+            (started) => {
+              total = started.total;
+              io.stderr(`${resumeNote(started.checkpoint)}\n`);
+            },
+          )
+        : await machine.stream(
+            program,
+            options.port as string,
+            options.baudRate,
+            basename(options.file),
+            read?.text,
+          );
     } catch (error) {
       if (connectInterrupted && error instanceof MachineError) {
         if (options.json) writeJson(io, summary('cancelled', 0));
@@ -195,6 +214,19 @@ const OPTIONS = {
   ...RESUME_OPTIONS,
 } as const;
 
+/**
+ * The program the door resumes: a G-code file's text as UTF-8, as the plain path streams it, so its
+ * fingerprint is that of the stopped job and the door finds the job it continues; a .wind's plan.
+ */
+async function doorText(file: string, planned: string): Promise<string> {
+  if (/\.wind$/i.test(file)) return planned;
+  try {
+    return await readFile(resolve(file), 'utf8');
+  } catch (error) {
+    throw new FileProblem(`Could not read G-code at ${file} (${(error as Error).message})`);
+  }
+}
+
 async function readProgram(file: string): Promise<{ program: Program; text: string }> {
   try {
     // UTF-8, as the machine door decodes a job body: the text then reaches it byte for byte.
@@ -220,6 +252,16 @@ interface StreamMachine {
   subscribe(listener: (event: MachineEvent) => void): () => void;
   /** `name` is the program's file name, for the job history. */
   stream(program: Program, port: string, baudRate: number, name: string, text?: string): Promise<JobOutcome>;
+  /**
+   * The workstation's machine process only: a resumed job through the door's resume route, so the
+   * job history names the job it continues; `onStarted` gets the door's answer once it runs.
+   */
+  resumeJob?(
+    request: ResumeJobRequest,
+    port: string,
+    baudRate: number,
+    onStarted: (started: ResumeJobResponse) => void,
+  ): Promise<JobOutcome>;
   pause(): void;
   resume(): void;
   cancel(): void;
@@ -251,6 +293,8 @@ async function openMachine(
       status: () => link.status(),
       subscribe: (listener) => link.subscribe(listener),
       stream: (program, port, baudRate, name, text) => link.stream(text ?? program, port, baudRate, name),
+      resumeJob: (request, port, baudRate, onStarted) =>
+        resumeThroughDoor(link, request, port, baudRate, onStarted),
       pause: quietly(() => link.pause()),
       resume: quietly(() => link.resume()),
       cancel: quietly(() => link.cancel()),
@@ -385,5 +429,7 @@ export function machineExitCode(error: unknown): number | undefined {
   )
     return 3;
   if (error instanceof ProgramError) return 1;
+  // The machine door refused the request itself (a resume it cannot place): its reason, exit 1.
+  if (error instanceof HttpError && error.status === 400) return 1;
   return undefined;
 }

@@ -15,6 +15,8 @@ import {
   MACHINE_PROCESS_ROUTES,
   MACHINE_ROUTES,
   type MachineFile,
+  type ResumeJobRequest,
+  type ResumeJobResponse,
   type SerialPortList,
   type StreamResponse,
 } from '../../engine/machine/contract.ts';
@@ -214,6 +216,11 @@ export class MachineLink {
 
   async startJob(source: { gcode: string } | { path: string }): Promise<{ total: number }> {
     return this.#call(MACHINE_ROUTES.job, source);
+  }
+
+  /** Takes a stopped job up again from a checkpoint (the lead-in, then the tail); answers once it runs. */
+  resumeJob(request: ResumeJobRequest): Promise<ResumeJobResponse> {
+    return this.#call(MACHINE_ROUTES.resumeJob, request);
   }
 
   pause(): Promise<MachineStatus> {
