@@ -124,9 +124,11 @@ describe('three winders on the shop broker', () => {
     );
     // The end goes at once: heard within 200 ms of the change it reports.
     expect(end.receivedAt - Date.parse(end.state?.machine?.updatedAt ?? '')).toBeLessThanOrEqual(200);
-    // The machine feed does not know job names or layers yet (server/gateway/README.md), so only
-    // the progress is checked here.
-    expect(end.state).toMatchObject({ status: 'idle', machine: { percent: 100, linesAcknowledged: 400 } });
+    // The layer comes from the job's layer comments, read in the machine process.
+    expect(end.state).toMatchObject({
+      status: 'idle',
+      machine: { percent: 100, linesAcknowledged: 400, layer: 4, layerCount: 4, layerType: 'hoop' },
+    });
 
     const during = viewer.heard.filter(after(viewer.heard.indexOf(start), 'w01', () => true));
     const streaming = during.slice(0, during.indexOf(end));
@@ -137,6 +139,10 @@ describe('three winders on the shop broker', () => {
     for (const gap of gaps) expect(gap).toBeLessThanOrEqual(1500);
     const percents = streaming.map((h) => h.state?.machine?.percent ?? 0);
     expect([...percents].sort((a, b) => a - b)).toEqual(percents);
+    // The layer follows the acknowledged line: never backwards, and past layer 1 before the end.
+    const layers = streaming.map((h) => h.state?.machine?.layer ?? 0);
+    expect([...layers].sort((a, b) => a - b)).toEqual(layers);
+    expect(Math.max(...layers)).toBeGreaterThan(1);
     for (const h of [start, ...streaming, end]) expect(Buffer.byteLength(h.raw)).toBeLessThanOrEqual(4096);
   }, 90_000);
 
