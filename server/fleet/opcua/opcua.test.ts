@@ -414,7 +414,11 @@ describe('the OPC UA server', () => {
     expect((await post(`${ws.urls.lan}/api/machine/connect`, { port: pair.near })).status).toBe(200);
     await eventually(() => states.at(-1) === 'NotExecuting', 10_000);
     const lines = Array.from({ length: 1500 }, (_, i) => `G1 X${i % 100} A${i % 360}`);
-    expect((await post(`${ws.urls.lan}/api/machine/job`, { gcode: lines.join('\n') })).status).toBe(202);
+    // Three layers as the planner marks them: the Layer variables follow the acknowledged line.
+    const gcode = lines.map((line, i) =>
+      i % 500 === 0 ? `; Layer ${i / 500 + 1} of 3: hoop\n${line}` : line,
+    );
+    expect((await post(`${ws.urls.lan}/api/machine/job`, { gcode: gcode.join('\n') })).status).toBe(202);
     await eventually(() => states.at(-1) === 'Executing', 10_000);
     await marlin.fake.until(() => marlin.fake.commands.length >= lines.length, 60_000, 'the job to finish');
     await eventually(() => states.at(-1) === 'NotExecuting', 10_000);
@@ -431,12 +435,12 @@ describe('the OPC UA server', () => {
     expect(percents).toEqual([...percents].sort((a, b) => a - b));
     expect(percents.at(-1)).toBe(100);
     const counts = await session.read(
-      ['LinesSent', 'LinesTotal'].map((name) => ({
+      ['LinesSent', 'LinesTotal', 'Layer', 'LayerCount'].map((name) => ({
         nodeId: `ns=${ns.own};s=w01.${name}`,
         attributeId: AttributeIds.Value,
       })),
     );
-    expect(counts.map((c) => c.value.value)).toEqual([1500, 1500]);
+    expect(counts.map((c) => c.value.value)).toEqual([1500, 1500, 3, 3]);
   }, 120_000);
 });
 
