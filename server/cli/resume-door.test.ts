@@ -64,7 +64,8 @@ describe('towpath stream --resume-from through a running workstation', () => {
     const [stopped] = await jobs();
     if (!stopped) throw new Error('the stopped job is in the history');
     expect(stopped).toMatchObject({ outcome: 'cancelled', program: 'first-circuits.gcode', continues: null });
-    expect(ws.machine.status().state).toBe('idle');
+    // The workstation's mirror follows the machine's events, which may trail the CLI's exit.
+    await expect.poll(() => ws.machine.status().state).toBe('idle');
 
     const sentBefore = fake.commands.length;
     const resume = await cli([
@@ -156,7 +157,7 @@ describe('towpath stream --resume-from through a running workstation', () => {
     expect(other).toMatchObject({ code: 1 });
     expect(other.stderr).toMatch(/No stopped job is known here to resume/);
     expect(fake.commands.length).toBe(sent);
-    expect(ws.machine.status().state).toBe('idle');
+    await expect.poll(() => ws.machine.status().state).toBe('idle');
 
     // Given the count, it resumes; Ctrl-C without a terminal cancels at the next line boundary.
     const before = (await jobs()).length;
