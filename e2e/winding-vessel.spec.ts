@@ -97,14 +97,19 @@ test('the vessel example: angle and thickness plots, coverage, metrics and G-cod
   const view = page.getByRole('region', { name: '3D view' });
   await expect(view).not.toHaveAttribute('data-drawn-vertices', '0');
   expect(await seriousAxeViolations(page)).toEqual([]);
-  // The README's picture: the plan with its plots above the part in 3D.
+  // The README's picture: the part in 3D and the plan with its plots, whichever the page puts first.
+  // Boxes are measured from the viewport and a full-page clip from the page's top: scroll there first.
+  await page.evaluate(() => window.scrollTo(0, 0));
   const plan = await page.locator('section.definition').boundingBox();
   const part = await view.boundingBox();
   if (plan === null || part === null) throw new Error('nothing to photograph');
-  const top = plan.y;
+  const top = Math.min(plan.y, part.y);
+  const bottom = Math.max(plan.y + plan.height, part.y + part.height);
+  const left = Math.min(plan.x, part.x);
+  const right = Math.max(plan.x + plan.width, part.x + part.width);
   await page.screenshot({
     path: readmeScreenshot('winding-vessel.png'),
     fullPage: true,
-    clip: { x: plan.x, y: top, width: plan.width, height: part.y + part.height - top },
+    clip: { x: left, y: top, width: right - left, height: bottom - top },
   });
 });
