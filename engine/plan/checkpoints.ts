@@ -251,7 +251,7 @@ function markerOf(comment: string): CheckpointPlace | null {
 }
 
 /** How a checkpoint reads to an operator: `Layer 2 of 3 (helical), pattern 1/4, circuit 2/3`. */
-export function describeCheckpoint(checkpoint: Checkpoint): string {
+export function describeCheckpoint(checkpoint: CheckpointPlace): string {
   const where = `Layer ${checkpoint.layer} of ${checkpoint.layers} (${checkpoint.windType})`;
   if (checkpoint.kind === 'layer') return `${where}, start`;
   const pattern = checkpoint.pattern === null ? '' : `, pattern ${checkpoint.pattern}/${checkpoint.patterns}`;

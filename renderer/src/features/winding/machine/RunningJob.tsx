@@ -1,64 +1,18 @@
-// The job the machine is running, as the machine reports it: its program's name whoever started it
-// (this panel, the CLI, the winding door), where in the winding it is (layer and circuit, read from
-// the job's own program, not the file open for editing), the feed override and, after an e-stop,
-// the way back.
+// The job the machine is running, as the machine reports it: its program's name whoever started
+// it (this panel, the CLI, the winding door), where in the winding it is (layer and circuit, as the
+// machine process read them from the job's own program, not the file open for editing), the feed
+// override and, after an e-stop, the way back.
 import { useEffect, useState } from 'react';
-import { FEED_OVERRIDE_MAX, FEED_OVERRIDE_MIN, MACHINE_ROUTES } from '#engine/machine/contract.ts';
-import type { JobProgram, MachineStatus } from '#engine/machine/types.ts';
-import { type Checkpoint, checkpointSlices, describeCheckpoint } from '#engine/plan/checkpoints.ts';
-
-/**
- * The checkpoints of the job's program, read from its text on the machine door once per program
- * (in slices, so the page stays responsive); null for a program without Towpath's layer comments.
- */
-export function useJobCheckpoints(program: JobProgram | undefined): Checkpoint[] | null {
-  const sha256 = program?.sha256;
-  const [read, setRead] = useState<{ sha256: string; checkpoints: Checkpoint[] | null } | null>(null);
-  useEffect(() => {
-    if (!sha256) return;
-    let live = true;
-    void (async () => {
-      let checkpoints: Checkpoint[] | null = null;
-      try {
-        const response = await fetch(MACHINE_ROUTES.jobProgram, { cache: 'no-store' });
-        if (response.ok && response.headers.get('x-job-sha256') === sha256) {
-          const steps = checkpointSlices(await response.text());
-          for (let step = steps.next(); live; step = steps.next()) {
-            if (step.done) {
-              checkpoints = step.value.checkpoints;
-              break;
-            }
-            await new Promise((resolve) => setTimeout(resolve, 0));
-          }
-        }
-      } catch {
-        // Not planned by Towpath (no layer comments) or not kept: the place is just not shown.
-      }
-      if (live) setRead({ sha256, checkpoints });
-    })();
-    return () => {
-      live = false;
-    };
-  }, [sha256]);
-  return read && read.sha256 === sha256 ? read.checkpoints : null;
-}
-
-/** The checkpoint the job last passed, given how many of its commands were acknowledged. */
-export function placeOf(checkpoints: readonly Checkpoint[], acknowledged: number): Checkpoint | undefined {
-  let found: Checkpoint | undefined;
-  for (const checkpoint of checkpoints) {
-    if (checkpoint.command > acknowledged) break;
-    found = checkpoint;
-  }
-  return found;
-}
+import { FEED_OVERRIDE_MAX, FEED_OVERRIDE_MIN } from '#engine/machine/contract.ts';
+import type { MachineStatus } from '#engine/machine/types.ts';
+import { describeCheckpoint } from '#engine/plan/checkpoints.ts';
 
 /** Which program the machine's job winds, and where in it the job is. */
 export function RunningJob({ status }: { status: MachineStatus | null }) {
   const program = status?.job ? status.program : undefined;
-  const checkpoints = useJobCheckpoints(program);
   if (!program || !status?.job) return null;
-  const place = checkpoints ? placeOf(checkpoints, status.job.acknowledged) : undefined;
+  // The machine process reads the job's layer comments and names the place in its progress.
+  const place = status.job.place;
   return (
     <div className="machine__running" data-testid="running-job" data-sha256={program.sha256}>
       <p>
@@ -66,7 +20,7 @@ export function RunningJob({ status }: { status: MachineStatus | null }) {
       </p>
       {place && (
         <p data-testid="job-place" data-layer={place.layer} data-circuit={place.circuit ?? ''}>
-          {describeCheckpoint(place)}
+          {describeCheckpoint({ ...place, kind: place.circuit === null ? 'layer' : 'circuit' })}
         </p>
       )}
     </div>

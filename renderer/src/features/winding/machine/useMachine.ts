@@ -156,8 +156,19 @@ export function useMachine(): MachineView {
         },
         progress: (data) => {
           if (!isProgress(data)) return;
-          const { sent, acknowledged, total, line, sourceLine, command, elapsed_s, remaining_s } = data;
-          const job = { sent, acknowledged, total, line, sourceLine, command, elapsed_s, remaining_s };
+          const { sent, acknowledged, total, line, sourceLine, command, elapsed_s, remaining_s, place } =
+            data;
+          const job = {
+            sent,
+            acknowledged,
+            total,
+            line,
+            sourceLine,
+            command,
+            elapsed_s,
+            remaining_s,
+            ...(place ? { place } : {}),
+          };
           setStatus((prev) => (prev ? { ...prev, job } : prev));
         },
         log: (data) => {
