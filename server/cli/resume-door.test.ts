@@ -177,4 +177,29 @@ describe('towpath stream --resume-from through a running workstation', () => {
     );
     await expect.poll(() => ws.machine.status().state).toBe('idle');
   }, 60_000);
+
+  it('reports an e-stop of the resumed job as a plain job does, and the history keeps which it continued', async () => {
+    const { pair, fake, ws, env, jobs } = await rig();
+    const { file } = await firstCircuits();
+    const first = startNode(CLI, ['stream', file, '--port', pair.near], env);
+    await fake.until(() => fake.commands.length >= 2600, 20_000);
+    await ws.machine.cancel();
+    expect((await first.finished).code).toBe(130);
+    const [stopped] = await jobs();
+    await expect.poll(() => ws.machine.status().state).toBe('idle');
+
+    const sent = fake.commands.length;
+    const resuming = startNode(
+      CLI,
+      ['stream', file, '--port', pair.near, '--resume-from', 'auto', '--tow-attached'],
+      env,
+    );
+    await fake.until(() => fake.commands.length >= sent + 100, 20_000);
+    await ws.machine.emergencyStop();
+    const ended = await resuming.finished;
+    expect(ended.code).toBe(3);
+    expect(ended.stderr).toMatch(/Stopped after [\d,]+ of [\d,]+ commands\.\ntowpath: Emergency stop\n$/);
+    const [resumed] = await jobs();
+    expect(resumed).toMatchObject({ outcome: 'e-stopped', continues: stopped?.id });
+  }, 60_000);
 });
