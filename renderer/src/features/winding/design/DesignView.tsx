@@ -14,7 +14,7 @@ import { FieldInput } from './FieldInput.tsx';
 import { type FieldSpec, type FormModel, fieldsOf } from './fields.ts';
 import { LayerStack } from './LayerStack.tsx';
 import { type LayerKind, newLayer } from './new-layer.ts';
-import { SourceTab } from './source/SourceTab.tsx';
+import { LazySourceTab } from './source/LazySourceTab.tsx';
 import type { DesignControls } from './useDesign.ts';
 import type { FormEdit } from './working-copy.ts';
 import './design.css';
@@ -160,7 +160,7 @@ export function DesignView({ design, client, options, onOptions, onSaveGcode }: 
               </div>
             ) : (
               <div role="tabpanel" id={`${ids}-source`} aria-labelledby={`${ids}-source-tab`}>
-                <SourceTab
+                <LazySourceTab
                   text={copy.text}
                   onChange={design.editSource}
                   onUndo={design.undo}
