@@ -181,3 +181,15 @@ test('on a 1280×800 window the 3D view is in sight at once, and the tow can be 
   await expect(view).toHaveAttribute('data-drawn-vertices', vertices ?? '');
   expect(bands.grey, JSON.stringify({ bands: bands.grey, lines: lines.grey })).toBeLessThan(lines.grey / 3);
 });
+
+test('in the Design tab on a 1280×800 window the 3D view is in sight without scrolling', async ({ page }) => {
+  await openInDesign(page, 'multi_layer');
+  const view = page.getByRole('region', { name: '3D view' });
+  await expect(view).not.toHaveAttribute('data-drawn-vertices', '0', { timeout: 30_000 });
+  const box = await view.locator('canvas').boundingBox();
+  expect(box).not.toBeNull();
+  expect(box?.height ?? 0).toBeGreaterThan(200);
+  expect(box?.y).toBeGreaterThanOrEqual(0);
+  expect((box?.y ?? 0) + (box?.height ?? 0), JSON.stringify(box)).toBeLessThanOrEqual(800);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+});

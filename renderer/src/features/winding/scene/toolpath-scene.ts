@@ -55,6 +55,7 @@ import {
   tableRows,
   tableTexel,
 } from './ribbon.ts';
+import { samePath } from './same-path.ts';
 import { lastVertexAtOrBefore } from './timeline.ts';
 
 export type ViewDirection = 'side' | 'end' | 'isometric';
@@ -174,14 +175,23 @@ export class ToolpathScene {
    */
   setGeometry(geometry: ViewGeometry): void {
     const reframe = !(geometry.keepCamera && this.#geometry);
-    this.#clearPath();
-    this.#geometry = geometry;
-    this.#layout = bandLayout(geometry);
-    this.#profile = sampleProfile(geometry.mandrel);
-    this.#buildTables(geometry, this.#layout, this.#profile);
-    this.#buildPath();
-    this.#buildMandrel(geometry);
-    this.#measure(geometry, this.#layout);
+    if (!reframe && this.#geometry && this.#layerColours && samePath(this.#geometry, geometry)) {
+      // The same path re-planned (a figure that does not move the tow): what is on the GPU stands,
+      // only the layers are all shown again, as a new program's would be.
+      this.#geometry = geometry;
+      for (let k = 0; k < Math.max(1, geometry.layers.length); k++)
+        this.#paintLayer(this.#layerColours, k, true);
+      this.#layerColours.needsUpdate = true;
+    } else {
+      this.#clearPath();
+      this.#geometry = geometry;
+      this.#layout = bandLayout(geometry);
+      this.#profile = sampleProfile(geometry.mandrel);
+      this.#buildTables(geometry, this.#layout, this.#profile);
+      this.#buildPath();
+      this.#buildMandrel(geometry);
+      this.#measure(geometry, this.#layout);
+    }
     this.setScrub(geometry.commandCount);
     if (reframe) this.fit();
   }
