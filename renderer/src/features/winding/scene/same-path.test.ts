@@ -47,7 +47,8 @@ describe('samePath', () => {
 
   it('fails on a single moved vertex', () => {
     const moved = { ...original, positions: original.positions.slice() };
-    moved.positions[3 * Math.floor(original.vertexCount / 2) + 1] += 0.01;
+    const at = 3 * Math.floor(original.vertexCount / 2) + 1;
+    moved.positions[at] = (original.positions[at] as number) + 0.01;
     expect(samePath(original, moved)).toBe(false);
   });
 });
