@@ -79,6 +79,15 @@ test('the panel names the running job while another file is open; feed override;
   expect(status.program?.sha256).toMatch(/^[0-9a-f]{64}$/);
   await expect(running).toHaveText('expected-xab.gcode');
   await expect(page.getByTestId('job-place')).toBeVisible();
+  // The Viewer keeps following the job, from the job's own program; the open file is a click away.
+  await expect(page.getByRole('heading', { name: 'Running job: expected-xab.gcode' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'Show the open file' }).click();
+  await expect(page.getByTestId('job-view')).toHaveCount(0);
+  await expect(page.getByTestId('view3d')).toBeVisible();
+  await page.getByRole('button', { name: 'Show the running job' }).click();
+  await expect(page.getByTestId('job-view').getByTestId('view3d')).toBeVisible();
 
   // Feed override by keyboard: the exact line reaches the controller between the job's lines.
   const slider = page.getByRole('slider', { name: 'Feed override' });
@@ -120,6 +129,18 @@ test('a job started the CLI way is shown by its name and progress', async ({ pag
   await expect(running).toHaveText('from-cli.gcode');
   await expect(page.getByTestId('job-place')).toHaveText(/^Layer \d+ of \d+/);
   await expect(page.getByText('none open (open a definition or G-code file first)')).toBeVisible();
+  // With no file open, the Viewer draws the job's own program and its progress in 3D.
+  await expect(page.getByRole('heading', { name: 'Running job: from-cli.gcode' })).toBeVisible({
+    timeout: 30_000,
+  });
+  const view = page.getByTestId('job-view').getByTestId('view3d');
+  const vertices = async (name: string) => Number(await view.getAttribute(name));
+  await expect.poll(() => vertices('data-drawn-vertices'), { timeout: 30_000 }).toBeGreaterThan(0);
+  await expect.poll(() => vertices('data-done-vertices'), { timeout: 30_000 }).toBeGreaterThan(0);
+  const doneBefore = await vertices('data-done-vertices');
+  await expect.poll(() => vertices('data-done-vertices'), { timeout: 30_000 }).toBeGreaterThan(doneBefore);
+  expect(await vertices('data-done-vertices')).toBeLessThan(await vertices('data-drawn-vertices'));
+  expect(await seriousAxeViolations(page)).toEqual([]);
   // Cancelled from the panel like any job; the CLI's request ends with its outcome.
   await page.getByRole('button', { name: 'Cancel job' }).click();
   const answer = await streamed;

@@ -11,6 +11,7 @@ import { MachinePanel } from './machine/MachinePanel.tsx';
 import { useMachine } from './machine/useMachine.ts';
 import { useResume } from './machine/useResume.ts';
 import { useProgram } from './useProgram.ts';
+import { useRunningJob } from './useRunningJob.ts';
 import { ToolpathView } from './viewer/ToolpathView.tsx';
 
 const ACCEPT = '.wind,.gcode,.nc,.ngc,.g,.txt';
@@ -41,6 +42,18 @@ export default function WindingPage() {
   const following = runsOpenProgram && machine.status?.job != null && isBusy(machineState);
   const resume = useResume(loaded?.ok ? program.client : null, program.generation, machine.status);
   const machineLine = following ? (machine.status?.job?.line ?? 0) : resume.line;
+  // A job whose program is not the open one is drawn from its own text. While it runs the Viewer
+  // shows it, unless the operator chose the open file; once it ends the open file comes back, and
+  // with none open the job's drawing stays.
+  const job = useRunningJob(machine.status, !runsOpenProgram, program.options);
+  const [preferOpen, setPreferOpen] = useState(false);
+  const jobSha = jobProgram?.sha256;
+  useEffect(() => {
+    if (jobSha) setPreferOpen(false);
+  }, [jobSha]);
+  const jobRuns = machine.status?.job != null && isBusy(machineState);
+  const openShown = loaded?.ok === true;
+  const jobShown = job.phase !== 'none' && (jobRuns ? !(preferOpen && openShown) : !openShown);
 
   useEffect(() => {
     if (streamed !== null && streamed !== program.generation) setStreamed(null);
@@ -177,8 +190,48 @@ export default function WindingPage() {
       <div className="winding__layout">
         <div className="winding__main">
           {/* The 3D view first: in sight without scrolling on a 1280×800 window. */}
-          {loaded?.ok && view === 'viewer' && (
-            <ToolpathView geometry={loaded.geometry} client={program.client} machineLine={machineLine} />
+          {view === 'viewer' && jobShown && (
+            <section className="winding__job" aria-labelledby="running-job-view" data-testid="job-view">
+              <div className="toolbar">
+                <h2 id="running-job-view" className="winding__job-title">
+                  {jobRuns ? 'Running job' : 'Last job'}: {job.name}
+                </h2>
+                {job.phase === 'loaded' && (
+                  <span data-testid="job-view-progress">
+                    {job.line} of {job.geometry.commandCount} commands
+                  </span>
+                )}
+                {openShown && (
+                  <button type="button" onClick={() => setPreferOpen(true)}>
+                    Show the open file
+                  </button>
+                )}
+              </div>
+              {job.phase === 'loading' && <p role="status">Loading the job's program…</p>}
+              {job.phase === 'failed' && (
+                <p role="alert" className="program-error">
+                  Cannot draw the job's program: {job.message}
+                </p>
+              )}
+              {job.phase === 'loaded' && (
+                <ToolpathView key="job" geometry={job.geometry} client={job.client} machineLine={job.line} />
+              )}
+            </section>
+          )}
+          {view === 'viewer' && !jobShown && jobRuns && job.phase !== 'none' && (
+            <div className="toolbar">
+              <button type="button" onClick={() => setPreferOpen(false)}>
+                Show the running job
+              </button>
+            </div>
+          )}
+          {loaded?.ok && view === 'viewer' && !jobShown && (
+            <ToolpathView
+              key="open"
+              geometry={loaded.geometry}
+              client={program.client}
+              machineLine={machineLine}
+            />
           )}
           {loaded && view === 'viewer' && (
             <DefinitionView
