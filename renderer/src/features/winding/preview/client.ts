@@ -108,9 +108,10 @@ export class PreviewClient {
     canvas: OffscreenCanvas,
     size: { width: number; height: number; pixelRatio: number },
     listener: SceneListener,
+    scrub?: number,
   ): Promise<void> {
     this.#sceneListener = listener;
-    (await this.#port).post({ type: 'scene-attach', id: 0, canvas, ...size }, [canvas]);
+    (await this.#port).post({ type: 'scene-attach', id: 0, canvas, ...size, scrub }, [canvas]);
   }
 
   /** Hands the unwrapped view's canvas to the worker, which draws it from each program's geometry. */

@@ -108,6 +108,8 @@ export type WorkerRequest =
       width: number;
       height: number;
       pixelRatio: number;
+      /** Where the timeline stands (a machine's place), so the first frame is not drawn all done. */
+      scrub?: number;
     }
   | { type: 'scene'; id: number; command: SceneCommand }
   | { type: 'scene-detach'; id: number }

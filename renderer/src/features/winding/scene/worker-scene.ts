@@ -45,6 +45,7 @@ export class WorkerScene {
         this.#scene = scene;
         if (this.#geometry) {
           scene.setGeometry(this.#geometry);
+          if (request.scrub !== undefined) scene.setScrub(request.scrub);
           scene.drawNow();
         }
         return;

@@ -55,13 +55,18 @@ export function ToolpathView({
   const ids = useId();
 
   const shown = machineLine ?? scrub;
+  const shownRef = useRef(shown);
+  const machineLineRef = useRef(machineLine);
+  machineLineRef.current = machineLine;
+  shownRef.current = shown;
   const styleRef = useRef(style);
   styleRef.current = style;
 
   useEffect(() => {
     const surface = surfaceRef.current;
     if (!surface) return;
-    const scene = mountScene(surface, client, { frame: setStats, error: setSceneProblem });
+    // A view that mounts mid-job starts at the machine's place, not with the whole path done.
+    const scene = mountScene(surface, client, { frame: setStats, error: setSceneProblem }, shownRef.current);
     sceneRef.current = scene;
     scene.send({ op: 'style', style: styleRef.current });
     return () => {
@@ -73,6 +78,9 @@ export function ToolpathView({
   useEffect(() => {
     sceneRef.current?.showGeometry(geometry);
     setScrub(geometry.commandCount);
+    // A new geometry is drawn all done; while the machine drives the timeline, its place stands.
+    if (machineLineRef.current !== null)
+      sceneRef.current?.send({ op: 'scrub', command: machineLineRef.current });
     setPlaying(false);
     // An edit of the same part keeps the layers the user hid; another part shows them all.
     if (!geometry.keepCamera) setHidden(new Set());

@@ -40,12 +40,14 @@ export function mountScene(
   container: HTMLElement,
   client: PreviewClient,
   listener: SceneListener,
+  /** The timeline's position when the view mounts; absent, the whole path is drawn done. */
+  scrub?: number,
 ): SceneHost {
   const { canvas, size } = viewCanvas(container, CANVAS_LABEL);
 
   let inner: SceneHost;
   if (client.drawsScene) {
-    void client.attachScene(canvas.transferControlToOffscreen(), size(), listener);
+    void client.attachScene(canvas.transferControlToOffscreen(), size(), listener, scrub);
     inner = {
       send: (command) => void client.sceneCommand(command),
       showGeometry: () => {},
