@@ -5,11 +5,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MACHINE_ROUTES } from '../../engine/machine/contract.ts';
+import { MACHINE_ROUTES, type MachineProfile } from '../../engine/machine/contract.ts';
 import type { JobList } from '../../engine/machine/job-record.ts';
 import { prepareProgram } from '../../engine/machine/program.ts';
 import { DEFAULT_QUEUE_DEPTH, resumeLeadIn, suggestCheckpoint } from '../../engine/machine/resume.ts';
-import { readCheckpoints } from '../../engine/plan/checkpoints.ts';
+import { type Checkpoint, type ProgramState, readCheckpoints } from '../../engine/plan/checkpoints.ts';
 import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
 import { runNode, startNode } from '../testing/process.ts';
@@ -25,10 +25,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
 });
 
-async function rig() {
+async function rig(ackDelayMs = 1) {
   const pair = await createPtyPair();
   cleanups.push(() => pair.dispose());
-  const onPort = await attachFakeMarlin(pair.far, { ackDelayMs: 1 });
+  const onPort = await attachFakeMarlin(pair.far, { ackDelayMs });
   cleanups.push(() => onPort.close());
   const ws = await startTestWorkstation({}, { machine: { timings: TIMINGS } });
   cleanups.push(() => ws.dispose());
@@ -50,6 +50,18 @@ async function firstCircuits() {
   await writeFile(file, text);
   return { text, file };
 }
+
+/** Resume from the suggested checkpoint, the tow still attached. */
+const RESUME_AUTO = ['--resume-from', 'auto', '--tow-attached'];
+
+/** The lead-in the door plans with the tow attached, from where the program stood at `at`. */
+const attachedLeadIn = (checkpoint: Checkpoint, at: ProgramState) =>
+  resumeLeadIn(checkpoint, {
+    from: { x: at.x, a: at.a, b: at.b, rezero: at.rezero },
+    towAttached: true,
+    pause: false,
+    axisFormat: 'xab',
+  });
 
 describe('towpath stream --resume-from through a running workstation', () => {
   it('connects, resumes through the door, and the history names the job it continues', async () => {
@@ -87,12 +99,7 @@ describe('towpath stream --resume-from through a running workstation', () => {
     // Not the first checkpoint: the lead-in has a real way back to make.
     expect(suggested.index).toBeGreaterThan(1);
     expect(resume.stderr).toContain(`Resuming from checkpoint ${suggested.index}: `);
-    const leadIn = resumeLeadIn(suggested, {
-      from: { x: at.x, a: at.a, b: at.b, rezero: at.rezero },
-      towAttached: true,
-      pause: false,
-      axisFormat: 'xab',
-    });
+    const leadIn = attachedLeadIn(suggested, at);
     const all = prepareProgram(text).commands.map((c) => c.command);
     const tail = all.slice(suggested.command);
     expect(fake.commands.slice(sentBefore)).toEqual([...leadIn, ...tail]);
@@ -201,5 +208,79 @@ describe('towpath stream --resume-from through a running workstation', () => {
     expect(ended.stderr).toMatch(/Stopped after [\d,]+ of [\d,]+ commands\.\ntowpath: Emergency stop\n$/);
     const [resumed] = await jobs();
     expect(resumed).toMatchObject({ outcome: 'e-stopped', continues: stopped?.id });
+  }, 60_000);
+
+  it("counts back by the connected profile's queue depth, else the stopped job's, as the door does", async () => {
+    const { pair, fake, ws, cli, jobs } = await rig(3);
+    // The reference program's first two checkpoints (commands 2 and 4) and part of the first circuit.
+    const text = (await readFile(GCODE, 'utf8')).split('\n').slice(0, 300).join('\n');
+    const file = join(await makeTempDir(), 'first-circuit.gcode');
+    await writeFile(file, text);
+    const all = prepareProgram(text).commands.map((c) => c.command);
+    const { checkpoints } = readCheckpoints(text);
+    const door = async (path: string, body: unknown) => {
+      const response = await fetch(new URL(path, ws.machine.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, path).toBeLessThan(300);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    const profile = async (name: string, queueDepth: number) =>
+      (
+        (await door(MACHINE_ROUTES.profiles, {
+          name,
+          port: pair.near,
+          queueDepth,
+        })) as unknown as MachineProfile
+      ).id;
+    const deep = await profile('Deep queue', 500);
+    const shallow = await profile('Shallow queue', 5);
+    const dryRun = (more: string[] = []) =>
+      cli(['stream', file, '--dry-run', '--json', ...RESUME_AUTO, ...more]);
+
+    // A job stopped on a connection made with the deep profile, past the second checkpoint by more
+    // than 20 commands and by fewer than 500: counting back by 20 would find it, by 500 nothing.
+    await door(MACHINE_ROUTES.connect, { profileId: deep });
+    await ws.machine.startJob({ gcode: text });
+    await fake.until(() => fake.commands.length >= 60, 20_000);
+    await ws.machine.cancel();
+    await expect.poll(() => ws.machine.status().state).toBe('cancelled');
+    const [stopped] = await jobs();
+    if (!stopped) throw new Error('the stopped job is in the history');
+    expect(stopped).toMatchObject({ outcome: 'cancelled', profile: 'Deep queue', queueDepth: 500 });
+    expect(suggestCheckpoint(checkpoints, stopped.acknowledged, DEFAULT_QUEUE_DEPTH)?.index).toBe(2);
+    expect(suggestCheckpoint(checkpoints, stopped.acknowledged, 500)).toBeUndefined();
+    const none = `no checkpoint is certainly behind the machine after ${stopped.acknowledged} acknowledged commands (queue depth 500)`;
+    // Still connected with the profile; then only the history's record of the job says which depth.
+    const whileConnected = await dryRun();
+    expect([whileConnected.code, whileConnected.stderr]).toEqual([2, expect.stringContaining(none)]);
+    await ws.machine.disconnect();
+    await expect.poll(() => ws.machine.status().state).toBe('idle');
+    const fromHistory = await dryRun();
+    expect([fromHistory.code, fromHistory.stderr]).toEqual([2, expect.stringContaining(none)]);
+    // --queue-depth still decides when given.
+    const given = await dryRun(['--queue-depth', '20']);
+    expect([given.code, given.stderr]).toEqual([0, expect.stringMatching(/^Resuming from checkpoint 2: /)]);
+
+    // Connected with the shallow profile, 12 acknowledged commands leave the second checkpoint
+    // certainly behind (12 - 5 >= 4) where 20 would leave none: the job resumes from it.
+    await door(MACHINE_ROUTES.connect, { profileId: shallow });
+    const second = checkpoints[1];
+    if (!second) throw new Error('the program has two checkpoints');
+    expect(suggestCheckpoint(checkpoints, 12, DEFAULT_QUEUE_DEPTH)).toBeUndefined();
+    expect(suggestCheckpoint(checkpoints, 12, 5)).toBe(second);
+    const sent = fake.commands.length;
+    const resumed = await cli(['stream', file, '--port', pair.near, '--acknowledged', '12', ...RESUME_AUTO]);
+    expect([resumed.code, resumed.stderr]).toEqual([
+      0,
+      expect.stringMatching(/^Resuming from checkpoint 2: /),
+    ]);
+    const { at } = readCheckpoints(text, { stateAfterCommand: 12 });
+    if (!at) throw new Error('the program has 12 commands');
+    const leadIn = attachedLeadIn(second, at);
+    expect(fake.commands.slice(sent)).toEqual([...leadIn, ...all.slice(second.command)]);
+    expect((await jobs())[0]).toMatchObject({ outcome: 'completed', continues: stopped.id, queueDepth: 5 });
   }, 60_000);
 });

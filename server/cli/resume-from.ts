@@ -4,7 +4,12 @@
 // (`--acknowledged`, else the last job of the workstation's machine process): the controller is
 // assumed to have kept its coordinates (docs/operating.md, "Resume, step by step").
 
-import { type JobList, MACHINE_ROUTES } from '../../engine/machine/contract.ts';
+import {
+  type JobList,
+  MACHINE_ROUTES,
+  type MachineProfile,
+  profilePath,
+} from '../../engine/machine/contract.ts';
 import { type Program, prepareProgram } from '../../engine/machine/program.ts';
 import {
   DEFAULT_QUEUE_DEPTH,
@@ -73,8 +78,12 @@ export async function resumeProgram(
   options: ResumeOptions,
   io: CliIo,
 ): Promise<{ program: Program; note: string; gcode: string }> {
-  const queueDepth = options.queueDepth ?? DEFAULT_QUEUE_DEPTH;
-  const acknowledged = options.acknowledged ?? (await lastAcknowledged(io));
+  // Asked of the workstation only for what the options leave out.
+  const asked =
+    options.acknowledged === undefined || options.queueDepth === undefined ? await askWorkstation(io) : {};
+  const acknowledged = options.acknowledged ?? asked.acknowledged;
+  // Counted back as the machine door will count: the checkpoint chosen, or the refusal, is the same here.
+  const queueDepth = options.queueDepth ?? asked.queueDepth ?? DEFAULT_QUEUE_DEPTH;
   if (acknowledged === undefined) {
     throw new UsageError(
       'say where the stopped job ended with --acknowledged <n> (the commands it acknowledged; no workstation is running to ask)',
@@ -116,21 +125,36 @@ export async function resumeProgram(
   };
 }
 
+/** What the workstation's machine process knows of the stopped job; empty when none runs. */
+interface WorkstationView {
+  /** The stopped job's acknowledged commands, when the last job ended without completing. */
+  acknowledged?: number | undefined;
+  /** The queue depth the machine door counts back by when the request names none. */
+  queueDepth?: number | undefined;
+}
+
 /**
- * The acknowledged commands of the workstation's last streamed job when it ended without
- * completing: the machine process's status while the connection it ran on is open, else its job
- * history. Undefined when no workstation runs or its last job completed.
+ * The workstation's view of a resume, asked of its machine process: the acknowledged commands of
+ * its last streamed job when that ended without completing (its status while the connection it ran
+ * on is open, else its job history), and the queue depth its door will use — the connected
+ * profile's, else the one the stopped job ran with (its profile's then).
  */
-async function lastAcknowledged(io: CliIo): Promise<number | undefined> {
+async function askWorkstation(io: CliIo): Promise<WorkstationView> {
   const record = await readMachineFile(dataDirOf(io.env));
-  if (!record || !processExists(record.pid)) return undefined;
+  if (!record || !processExists(record.pid)) return {};
   const ask = async <T>(path: string): Promise<T | undefined> => {
     const response = await fetch(new URL(path, record.url));
     return response.ok ? ((await response.json()) as T) : undefined;
   };
   const status = await ask<MachineStatus>(MACHINE_ROUTES.status);
-  if (status?.state === 'streaming' || status?.state === 'paused') return undefined;
-  if (status?.job && status.state !== 'completed') return status.job.acknowledged;
+  const profile = status?.profile ? await ask<MachineProfile>(profilePath(status.profile.id)) : undefined;
+  const connectedDepth = profile?.queueDepth;
+  if (status?.state === 'streaming' || status?.state === 'paused') return { queueDepth: connectedDepth };
   const last = (await ask<JobList>(`${MACHINE_ROUTES.jobs}?limit=50`))?.jobs.find((job) => !job.dryRun);
-  return last && last.outcome !== 'completed' && last.outcome !== 'running' ? last.acknowledged : undefined;
+  const stopped = last && last.outcome !== 'completed' && last.outcome !== 'running' ? last : undefined;
+  const open = status?.job && status.state !== 'completed' ? status.job : undefined;
+  return {
+    acknowledged: open?.acknowledged ?? stopped?.acknowledged,
+    queueDepth: connectedDepth ?? stopped?.queueDepth,
+  };
 }
