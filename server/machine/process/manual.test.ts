@@ -92,6 +92,15 @@ describe('manual control', () => {
       'M114',
     ]);
     expect(b.machine.status().position).toEqual({ x: 10, a: -0.1, b: 100 });
+    // Each axis the other way too.
+    at = b.fake.commands.length;
+    await b.post('jog', { axis: 'X', step: -1, feed: 3000 });
+    await b.post('jog', { axis: 'A', step: 1, feed: 600 });
+    await b.post('jog', { axis: 'B', step: -10, feed: 600 });
+    expect(since(b, at)).toEqual(
+      ['G1 X-1 F3000', 'G1 A1 F600', 'G1 B-10 F600'].flatMap((move) => ['G91', move, 'G90', 'M114']),
+    );
+    expect(b.machine.status().position).toEqual({ x: 9, a: 0.9, b: 90 });
     // Back in absolute mode after every jog.
     expect(b.motion.relative).toBe(false);
 
@@ -99,7 +108,7 @@ describe('manual control', () => {
     const zero = await b.post('zero', { axis: 'A' });
     expect(zero.body).toMatchObject({
       commands: ['G92 A0', 'M114'],
-      status: { position: { x: 10, a: 0, b: 100 } },
+      status: { position: { x: 9, a: 0, b: 90 } },
     });
     await b.post('zero', {});
     await b.post('home', { axis: 'B' });
@@ -274,26 +283,23 @@ describe('manual control', () => {
     const gcode = Array.from({ length: 2000 }, (_, i) => `G0 X${i}`).join('\n');
     expect((await b.post('job', { gcode })).status).toBe(202);
     await b.fake.until(() => b.fake.commands.length > 5, 5000);
-    const running = 'Manual control is refused while a job is running';
-    for (const [route, body] of [
+    const manual = [
       ['jog', { axis: 'X', step: 1, feed: 100 }],
       ['home', {}],
       ['zero', {}],
       ['position', undefined],
       ['motors-off', undefined],
       ['command', { command: 'G28' }],
-    ] as const) {
+    ] as const;
+    const running = 'Manual control is refused while a job is running';
+    for (const [route, body] of manual) {
       expect(await b.post(route, body), route).toEqual({ status: 409, body: { detail: running } });
     }
     expect((await b.post('pause')).body).toMatchObject({ state: 'paused' });
-    expect(await b.post('jog', { axis: 'A', step: 10, feed: 100 })).toEqual({
-      status: 409,
-      body: { detail: 'Manual control is refused while a job is paused; cancel the job first' },
-    });
-    expect(await b.post('command', { command: 'M114' })).toEqual({
-      status: 409,
-      body: { detail: 'Manual control is refused while a job is paused; cancel the job first' },
-    });
+    const paused = 'Manual control is refused while a job is paused; cancel the job first';
+    for (const [route, body] of [...manual, ['command', { command: 'M114' }]] as const) {
+      expect(await b.post(route, body), `${route} paused`).toEqual({ status: 409, body: { detail: paused } });
+    }
     // Only the job's own lines reached the controller.
     expect(b.fake.commands).toEqual(Array.from({ length: b.fake.commands.length }, (_, i) => `G0 X${i}`));
 

@@ -286,6 +286,32 @@ describe('a connection made with a profile', () => {
     });
   });
 
+  it('reads M114 and names the axes with the letters of an xyz profile', async () => {
+    const b = await bench();
+    const rig = { ...winder(b.pair.near), name: 'Three-axis rig', axisFormat: 'xyz' };
+    const id = (await b.call('POST', '/api/machine/profiles', rig)).body.id as number;
+    // The profile's axis format governs the connection, whatever the request says beside it.
+    const connect = await b.call('POST', '/api/machine/connect', { profileId: id, axisFormat: 'xab' });
+    expect(connect.body).toMatchObject({ state: 'ready', axisFormat: 'xyz', profile: { id } });
+    expect((await b.call('POST', '/api/machine/home', {})).body.commands).toEqual(['G28 X Y', 'M114']);
+    // The fake answers with all five letters: A and B read from Y and Z, not from its A and B.
+    b.motion.position.set('A', 33);
+    b.motion.position.set('B', 44);
+    const jog = await b.call('POST', '/api/machine/jog', { axis: 'A', step: 10, feed: 1000 });
+    expect(jog.body).toMatchObject({ status: { position: { x: 0, a: 10, b: 0 } } });
+    expect((await b.call('POST', '/api/machine/jog', { axis: 'B', step: -10, feed: 1000 })).status).toBe(200);
+    expect(b.machine.status().position).toEqual({ x: 0, a: 10, b: -10 });
+    // B's soft limit (-90) is checked on Z: nothing is sent for a step past it.
+    const sent = b.fake.commands.length;
+    expect((await b.call('POST', '/api/machine/jog', { axis: 'B', step: -100, feed: 1000 })).status).toBe(
+      409,
+    );
+    expect(b.fake.commands.slice(2)).toEqual(
+      ['G1 Y10 F1000', 'G1 Z-10 F1000'].flatMap((move) => ['G91', move, 'G90', 'M114']),
+    );
+    expect(b.fake.commands).toHaveLength(sent);
+  });
+
   it('holds a move typed in the console to the soft limits', async () => {
     const { b } = await connected();
     const refused = await b.call('POST', '/api/machine/command', { command: 'G1 X120 F1000' });
