@@ -185,10 +185,16 @@ describe('machine panel', () => {
     fireEvent.keyDown(pad, { key: 'ArrowLeft' });
     fireEvent.keyDown(pad, { key: 'ArrowUp' });
     fireEvent.keyDown(pad, { key: 'ArrowUp', repeat: true });
+    fireEvent.keyDown(pad, { key: 'PageUp' });
+    fireEvent.keyDown(pad, { key: 'ArrowRight' });
+    fireEvent.keyDown(pad, { key: 'ArrowDown' });
     expect((machine.jog as ReturnType<typeof vi.fn>).mock.calls.slice(2)).toEqual([
       ['B', -10, 3000],
       ['X', -10, 3000],
       ['A', 10, 3000],
+      ['B', 10, 3000],
+      ['X', 10, 3000],
+      ['A', -10, 3000],
     ]);
     fireEvent.click(button('Home all'));
     fireEvent.click(button('Home B'));
