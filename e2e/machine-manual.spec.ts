@@ -60,6 +60,22 @@ test.describe('manual control', () => {
       'G1 B-10 F3000',
       'G1 X-0.1 F3000',
     ]);
+    // Every jog button by its name, one after the other: each sends its own move.
+    const moves = () => bench.marlin.fake.commands.filter((c) => c.startsWith('G1 ')).slice(4);
+    const jogs: [string, string][] = [
+      ['Jog X+', 'G1 X0.1 F3000'],
+      [`Jog X${MINUS}`, 'G1 X-0.1 F3000'],
+      ['Jog A+', 'G1 A0.1 F3000'],
+      [`Jog A${MINUS}`, 'G1 A-0.1 F3000'],
+      ['Jog B+', 'G1 B0.1 F3000'],
+      [`Jog B${MINUS}`, 'G1 B-0.1 F3000'],
+    ];
+    for (const [i, [name]] of jogs.entries()) {
+      await page.getByRole('button', { name, exact: true }).click();
+      await expect.poll(() => moves().length, name).toBe(i + 1);
+    }
+    expect(moves()).toEqual(jogs.map(([, move]) => move));
+    await expect(position).toHaveText('Position: X 9.90 mm · A 10.00 ° · B -10.00 °');
 
     await page.getByRole('button', { name: 'Set zero' }).click();
     await expect(position).toHaveText('Position: X 0.00 mm · A 0.00 ° · B 0.00 °');
