@@ -20,6 +20,7 @@ import {
 import type { AxisFormat } from '../plan/types.ts';
 import { parseWindDefinition } from '../wind/index.ts';
 import { axisLetters } from './manual.ts';
+import { prepareProgram } from './program.ts';
 import {
   DEFAULT_QUEUE_DEPTH,
   REATTACH_PAUSE,
@@ -123,6 +124,13 @@ function checkProgram(text: string, format: AxisFormat): void {
   expect(checkpoints.length).toBe(markers.length);
   for (const checkpoint of checkpoints) {
     expect(lines[checkpoint.line - 1]).toBe(markers[checkpoint.index - 1]);
+  }
+  // Each checkpoint's command count is the commands before its line: the tail a resume streams
+  // from it (commands.slice(command)) starts at that line, none skipped and none twice.
+  const commands = prepareProgram(text).commands;
+  for (const checkpoint of checkpoints) {
+    const first = commands.findIndex((command) => command.sourceLine >= checkpoint.line);
+    expect(first === -1 ? commands.length : first, `checkpoint ${checkpoint.index}`).toBe(checkpoint.command);
   }
   // The state just before each checkpoint's line, from an independent run of the prefix.
   const prefixStates = run(lines);

@@ -113,6 +113,7 @@ describe('manual control', () => {
     await b.post('zero', {});
     await b.post('home', { axis: 'B' });
     await b.post('home', { axis: 'X' });
+    await b.post('home', { axis: 'A' });
     const off = await b.post('motors-off');
     const read = await b.post('position');
     expect(since(b, at)).toEqual([
@@ -123,6 +124,8 @@ describe('manual control', () => {
       'G28 B',
       'M114',
       'G28 X',
+      'M114',
+      'G28 A',
       'M114',
       'M18',
       'M114',
