@@ -2,7 +2,7 @@
 // socat pseudo-terminal pair, which follows its axes and answers M114: home, jog by button and by
 // key, set zero, motors off, the console with its history, and everything refused during a job.
 import { expect, test } from '@playwright/test';
-import { seriousAxeViolations } from './support/axe.ts';
+import { axeViolations } from './support/axe.ts';
 import { machineBench } from './support/machine-bench.ts';
 import { readmeScreenshot } from './support/screenshots.ts';
 
@@ -105,7 +105,7 @@ test.describe('manual control', () => {
     await expect(command).toHaveValue('N7 G1 X1');
     expect(bench.marlin.fake.commands).not.toContain('N7 G1 X1');
 
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: readmeScreenshot('machine-manual.png'), fullPage: true });
 
     // A job holds the machine: the pad and the console are off with the reason, the routes say 409,
@@ -128,7 +128,7 @@ test.describe('manual control', () => {
       'Manual control is refused while a job is running',
     ]);
     await expect(page.getByRole('button', { name: 'Emergency stop' })).toBeEnabled();
-    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // Cancelled, the job ends and the position is read again: where the fake's axes stand.
     await page.getByRole('button', { name: 'Cancel job' }).click();

@@ -12,7 +12,7 @@ import type { MachineStatus } from '../engine/machine/types.ts';
 import { describeCheckpoint, readCheckpoints } from '../engine/plan/checkpoints.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
 import { REFERENCE_ROOT } from '../server/testing/reference.ts';
-import { seriousAxeViolations } from './support/axe.ts';
+import { axeViolations } from './support/axe.ts';
 import { FakeControllers } from './support/fake-controllers.ts';
 
 const PROGRAM = join(REFERENCE_ROOT, 'conf_valid_helical', 'expected-xab.gcode');
@@ -82,7 +82,7 @@ test('e-stop mid-job, then resume from the suggested circuit: every circuit woun
   const done = async () => Number(await view.getAttribute('data-done-vertices'));
   await expect.poll(done).toBeLessThan(vertices);
   expect(await done()).toBeGreaterThan(0);
-  expect(await seriousAxeViolations(page)).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
   await expect(page.getByRole('button', { name: 'Start resumed job' })).toBeDisabled();
 
   // The controller comes back (a reset board on a fresh port; the halted one's port is closed)
