@@ -186,6 +186,11 @@ const EXIT_GRACE_MS = 250;
 
 /** Runs the command line of this process and exits once it has answered (server/cli.ts). */
 export async function runProcess(): Promise<void> {
+  // A reader that stops early (`towpath checkpoints … | head`) closes the pipe: what is left to
+  // write has nowhere to go, which is no failure of the command and no reason for a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   process.exitCode = await main(process.argv.slice(2));
   exitSoon();
 }

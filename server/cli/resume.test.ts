@@ -15,6 +15,7 @@ import { describeCheckpoint, readCheckpoints } from '../../engine/plan/checkpoin
 import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
 import { type RecordingIo, recordingIo } from '../testing/cli-io.ts';
+import { startNode } from '../testing/process.ts';
 import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 import { main } from './main.ts';
@@ -65,6 +66,16 @@ describe('towpath checkpoints', () => {
     expect(lines.at(-1)).toBe(
       `${expected.checkpoints.length} checkpoints; the program ends at line ${expected.end.line - 1} after ${expected.end.command} commands, ${expected.end.tow_m.toFixed(2)} m of tow`,
     );
+  });
+
+  it('ends quietly when its reader stops early, as `towpath checkpoints … | head` does', async () => {
+    const running = startNode('server/cli.ts', ['checkpoints', GCODE], {
+      TOWPATH_DATA_DIR: join(await makeTempDir(), 'data'),
+    });
+    // The reading end closed before the table is written: every write meets a broken pipe.
+    running.child.stdout?.destroy();
+    const { code, stderr } = await running.finished;
+    expect([code, stderr]).toEqual([0, '']);
   });
 
   it('refuses a missing file, a program without checkpoints, bad G-code and bad options', async () => {
