@@ -27,6 +27,16 @@ const COMMON = /* glsl */ `
     return mix(a, b, f - i);
   }
 
+  // dr/dx of the surface at x: the slope between the two samples surfaceRadius interpolates.
+  float surfaceSlope(float x) {
+    float last = profileRange.z - 1.0;
+    float f = clamp((x - profileRange.x) / profileRange.y, 0.0, last);
+    float i = min(floor(f), last - 1.0);
+    float a = texelFetch(profile, ivec2(int(i), 0), 0).r;
+    float b = texelFetch(profile, ivec2(int(i) + 1, 0), 0).r;
+    return (b - a) / profileRange.y;
+  }
+
   // The point of the path's vertex v (at the preview's radius) moved onto the surface, lifted.
   vec3 onSurface(vec3 v, float lift) {
     float r = length(v.yz);
@@ -56,14 +66,22 @@ export const BAND_VERTEX_SHADER = /* glsl */ `
     vec4 look = tableAt(layerColours, layer);
     bool done = float(command) <= scrub + 0.5;
     float side = gl_VertexID % 2 == 0 ? -1.0 : 1.0;
+    // The surface's outward normal here (a body of revolution: radial, tilted by the slope).
+    float r = length(position.yz);
+    vec2 around = r > 0.0 ? position.yz / r : vec2(1.0, 0.0);
+    vec3 n = normalize(normalMatrix * normalize(vec3(-surfaceSlope(position.x), around)));
+    vec4 eye = modelViewMatrix * vec4(position, 1.0);
+    // Tow on the far side of the solid mandrel cannot be seen: its band is given no width, so its
+    // triangles have no area and cost the rasteriser nothing (half the path, in software GL the
+    // frame's largest cost). A segment across the silhouette tapers to its visible end.
+    bool far = dot(n, eye.xyz) > 0.05 * length(eye.xyz);
     // Not yet wound: a narrower flat strip where the tow will go (on what is wound before it).
-    vec3 p = position + across * side * shape.w * (done ? 1.0 : pendingWidth);
+    float width = far ? 0.0 : shape.w * (done ? 1.0 : pendingWidth);
+    vec3 p = position + across * side * width;
     vColour = look.rgb;
     vVisible = look.a;
     vDone = done ? 1.0 : 0.0;
     vAcross = side;
-    vec3 radial = normalize(vec3(0.0, position.yz) + vec3(1e-9, 0.0, 0.0));
-    vec3 n = normalize(normalMatrix * radial);
     vShade = 0.8 + 0.2 * max(dot(n, normalize(vec3(0.35, 0.6, 0.72))), 0.0);
     gl_Position = projectionMatrix * modelViewMatrix * vec4(p, 1.0);
   }
