@@ -5,6 +5,7 @@
 import type { ViewGeometry } from '../preview/protocol.ts';
 import { layerColour, PENDING_COLOUR } from './colours.ts';
 import { bandLayout } from './ribbon.ts';
+import { StraightRuns } from './straight-runs.ts';
 import { lastVertexAtOrBefore } from './timeline.ts';
 import { segmentPieces, type UnwrappedCounts, unwrappedCounts, vertexAngles } from './unwrap.ts';
 
@@ -33,8 +34,6 @@ const LEFT = 46;
 const BOTTOM = 22;
 const TOP = 8;
 const RIGHT = 10;
-/** Points closer than this on screen (CSS pixels) are joined without a vertex between. */
-const MIN_STEP = 0.6;
 
 export class UnwrappedCanvas {
   readonly #canvas: HTMLCanvasElement | OffscreenCanvas;
@@ -232,6 +231,9 @@ export class UnwrappedCanvas {
       ctx.restore();
       this.#axes(ctx, sx, sy);
     }
+    // A 2D canvas in a worker records its drawing and rasterises it after the task; reading one
+    // pixel back rasterises it now, so the frame's figure and its notice are what reached the screen.
+    ctx.getImageData(0, 0, 1, 1);
     this.#frames++;
     this.#onFrame({
       ...this.#counts,
@@ -252,10 +254,8 @@ export class UnwrappedCanvas {
     const p = g.positions;
     const angles = this.#angles;
     let pieces = 0;
-    const ctx = new Path2D();
-    let lastX = sx(p[3 * from] as number);
-    let lastY = sy(angles[from] as number);
-    ctx.moveTo(lastX, lastY);
+    const path = new Path2D();
+    const line = new StraightRuns(path, sx(p[3 * from] as number), sy(angles[from] as number));
     for (let k = from + 1; k <= to; k++) {
       const x0 = p[3 * (k - 1)] as number;
       const x1 = p[3 * k] as number;
@@ -265,22 +265,13 @@ export class UnwrappedCanvas {
       pieces += parts.length;
       if (parts.length === 2) {
         const [first, second] = parts as [(typeof parts)[0], (typeof parts)[0]];
-        ctx.lineTo(sx(first.x1), sy(first.a1));
-        ctx.moveTo(sx(second.x0), sy(second.a0));
-        lastX = sx(x1);
-        lastY = sy(a1);
-        ctx.lineTo(lastX, lastY);
-        continue;
+        line.to(sx(first.x1), sy(first.a1));
+        line.jump(sx(second.x0), sy(second.a0));
       }
-      const nx = sx(x1);
-      const ny = sy(a1);
-      // Steps too small to see on screen at this zoom join the next one.
-      if (Math.abs(nx - lastX) < MIN_STEP && Math.abs(ny - lastY) < MIN_STEP && k < to) continue;
-      ctx.lineTo(nx, ny);
-      lastX = nx;
-      lastY = ny;
+      line.to(sx(x1), sy(a1));
     }
-    return { path: ctx, pieces };
+    line.end();
+    return { path, pieces };
   }
 
   #axes(ctx: Context, sx: (x: number) => number, sy: (a: number) => number): void {
