@@ -10,13 +10,6 @@ import { type Analysis, analyse } from './analysis.ts';
 import type { Template } from './examples.ts';
 import { bytesToSave, type FormEdit, isDirty, type WorkingCopy, workingCopyReducer } from './working-copy.ts';
 
-/**
- * Quiet time after an edit before it is planned, while an earlier edit is still being planned (so
- * fast typing does not start a plan per key). With nothing planning, an edit is planned at once:
- * the keystroke-to-redraw budget is 150 ms in all, and the worker cancels a plan a newer edit
- * overtakes anyway.
- */
-export const PLAN_DEBOUNCE_MS = 30;
 const READ_CHUNK = 4 * 1024 * 1024;
 
 export interface DesignPreview {
@@ -69,51 +62,39 @@ export function useDesign(
   onPlannedRef.current = onPlanned;
   const onLaunchRef = useRef(onLaunch);
   onLaunchRef.current = onLaunch;
-  /** Plans asked of the worker and not yet answered (an overtaken one answers as cancelled). */
-  const plansRunningRef = useRef(0);
 
   const text = copy?.text ?? null;
   const name = copy?.name ?? '';
   const analysis = useMemo(() => (text === null ? null : analyse(text, name)), [text, name]);
   const dirty = copy !== null && isDirty(copy);
 
-  // Live plan: every change of the text (or the plan options), at once or after a short pause.
+  // Live plan: every change of the text (or the plan options), at once. No pause to wait for more
+  // keys: the worker drops a plan a newer edit overtakes at its next slice, and the budget from a
+  // keystroke to both views redrawn is 150 ms in all.
   useEffect(() => {
     if (text === null) return;
     let live = true;
-    const timer = setTimeout(
-      () => {
-        plansRunningRef.current++;
-        const planned = client.planText(name, text, options);
-        setPreview((current) => ({ ...current, planning: true }));
-        const settled = () => {
-          plansRunningRef.current--;
-        };
-        planned.then(settled, settled);
-        planned.then(
-          (result) => {
-            if (!live || 'cancelled' in result) return;
-            if (result.ok) {
-              setPreview({ good: result, failure: null, planning: false });
-              onPlannedRef.current(result);
-            } else setPreview((current) => ({ good: current.good, failure: result, planning: false }));
-          },
-          (error: unknown) => {
-            if (!live) return;
-            const message = error instanceof Error ? error.message : String(error);
-            setPreview((current) => ({
-              good: current.good,
-              failure: { ok: false, kind: 'wind', name, error: { level: 'planning', message } },
-              planning: false,
-            }));
-          },
-        );
+    setPreview((current) => ({ ...current, planning: true }));
+    client.planText(name, text, options).then(
+      (result) => {
+        if (!live || 'cancelled' in result) return;
+        if (result.ok) {
+          setPreview({ good: result, failure: null, planning: false });
+          onPlannedRef.current(result);
+        } else setPreview((current) => ({ good: current.good, failure: result, planning: false }));
       },
-      plansRunningRef.current > 0 ? PLAN_DEBOUNCE_MS : 0,
+      (error: unknown) => {
+        if (!live) return;
+        const message = error instanceof Error ? error.message : String(error);
+        setPreview((current) => ({
+          good: current.good,
+          failure: { ok: false, kind: 'wind', name, error: { level: 'planning', message } },
+          planning: false,
+        }));
+      },
     );
     return () => {
       live = false;
-      clearTimeout(timer);
     };
   }, [client, text, name, options]);
 
