@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONE_REFERENCE_ROOT, REFERENCE_ROOT } from './server/testing/reference.ts';
+import { CONE_REFERENCE_ROOT, REFERENCE_ROOT } from './reference/paths.ts';
 
 const ROOT = import.meta.dirname;
 const SHARED = join(ROOT, '..', 'shared');

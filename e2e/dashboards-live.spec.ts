@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import mqtt from 'mqtt';
 import { MACHINE_ROUTES } from '../engine/machine/contract.ts';
 import { prepareProgram } from '../engine/machine/program.ts';
+import { REFERENCE_ROOT } from '../reference/paths.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
 import { gql } from '../server/testing/graphql.ts';
@@ -19,7 +20,6 @@ import {
   shownAs,
 } from '../server/testing/live-dashboard.ts';
 import { type Mosquitto, startMosquitto } from '../server/testing/mosquitto.ts';
-import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { ADMIN_EMAIL, type Core, PASSWORD, signIn, startSignedInCore } from './support/towpath-core.ts';
 
 const PROGRAM = readFileSync(join(REFERENCE_ROOT, 'sized_simple_cylinder', 'expected-xab.gcode'), 'utf8');

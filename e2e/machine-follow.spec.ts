@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import type { MachineStatus } from '../engine/machine/types.ts';
+import { REFERENCE_ROOT } from '../reference/paths.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
-import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { FakeControllers } from './support/fake-controllers.ts';
 

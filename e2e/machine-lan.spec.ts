@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { MACHINE_ROUTES } from '../engine/machine/contract.ts';
 import { prepareProgram } from '../engine/machine/program.ts';
+import { REFERENCE_ROOT } from '../reference/paths.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
-import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 
 const LAN_CLIENT = '192.168.1.20';

@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { prepareProgram } from '../engine/machine/program.ts';
+import { REFERENCE_ROOT } from '../reference/paths.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../server/machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../server/machine/testing/pty-pair.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
-import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { readmeScreenshot } from './support/screenshots.ts';
 

@@ -10,8 +10,8 @@ import { prepareProgram } from '../engine/machine/program.ts';
 import { DEFAULT_QUEUE_DEPTH, suggestCheckpoint } from '../engine/machine/resume.ts';
 import type { MachineStatus } from '../engine/machine/types.ts';
 import { describeCheckpoint, readCheckpoints } from '../engine/plan/checkpoints.ts';
+import { REFERENCE_ROOT } from '../reference/paths.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
-import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { axeViolations } from './support/axe.ts';
 import { FakeControllers } from './support/fake-controllers.ts';
 

@@ -13,10 +13,10 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { checkPlan } from '../engine/plan/index.ts';
 import { planningFieldOf } from '../engine/wind/diagnostics.ts';
 import { parseWindText, windJsonSchema } from '../engine/wind/index.ts';
+import { REFERENCE_ROOT } from '../reference/paths.ts';
 import { main } from '../server/cli/main.ts';
 import { recordingIo } from '../server/testing/cli-io.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
-import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { readmeScreenshot } from './support/screenshots.ts';
 

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { buildPreview } from '../engine/gcode/index.ts';
+import { REFERENCE_ROOT } from '../reference/paths.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
-import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 
 // bypassCSP: axe-core is injected into the page as a script.

@@ -7,8 +7,8 @@ import { expect, type Page, test } from '@playwright/test';
 import { buildPreview } from '../engine/gcode/index.ts';
 import { planChunks } from '../engine/plan/index.ts';
 import { parseWindDefinition } from '../engine/wind/index.ts';
+import { REFERENCE_ROOT } from '../reference/paths.ts';
 import { type Core, startCore } from '../server/testing/core.ts';
-import { REFERENCE_ROOT } from '../server/testing/reference.ts';
 import { seriousAxeViolations } from './support/axe.ts';
 import { readmeScreenshot } from './support/screenshots.ts';
 

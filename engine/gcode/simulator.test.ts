@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { SimulationError } from '../errors.ts';
 import { GcodeSimulator, simulateGcode } from './index.ts';
 import type { SimulationSummary } from './types.ts';

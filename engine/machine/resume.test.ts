@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { SimulationError } from '../errors.ts';
 import { GcodeSimulator } from '../gcode/simulator.ts';
 import { fmt6, pmod } from '../numeric.ts';

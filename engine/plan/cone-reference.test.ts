@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONE_REFERENCE_ROOT as CONE_ROOT } from '../../server/testing/reference.ts';
+import { CONE_REFERENCE_ROOT as CONE_ROOT } from '../../reference/paths.ts';
 import { PlanningError } from '../errors.ts';
 import { simulateGcode } from '../gcode/index.ts';
 import { DEG } from '../numeric.ts';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CONE_REFERENCE_ROOT, REFERENCE_ROOT } from '../../server/testing/reference.ts';
+import { CONE_REFERENCE_ROOT, REFERENCE_ROOT } from '../../reference/paths.ts';
 import { DEG, RAD } from '../numeric.ts';
 import { parseWindDefinition } from '../wind/index.ts';
 import type { HelicalLayer, Layer, WindDefinition } from '../wind/types.ts';

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONE_REFERENCE_ROOT } from '../../server/testing/reference.ts';
+import { CONE_REFERENCE_ROOT } from '../../reference/paths.ts';
 import { RAD } from '../numeric.ts';
 import { parseWindDefinition } from '../wind/index.ts';
 import type { HelicalLayer } from '../wind/types.ts';

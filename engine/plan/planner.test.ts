@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { PlanningError } from '../errors.ts';
 import { parseWindDefinition } from '../wind/index.ts';
 import type { WindDefinition } from '../wind/types.ts';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REFERENCE_ROOT } from '../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { WindFileError } from '../errors.ts';
 import { parseWindDefinition, parseWindText, validateWindDocument } from './index.ts';
 import { decodeJson } from './json-decoder.ts';

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { REPO_ROOT } from '../testing/process.ts';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 
 const TRACER = pathToFileURL(join(REPO_ROOT, 'server', 'testing', 'trace-modules.ts')).href;

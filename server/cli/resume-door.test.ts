@@ -10,10 +10,10 @@ import type { JobList } from '../../engine/machine/job-record.ts';
 import { prepareProgram } from '../../engine/machine/program.ts';
 import { DEFAULT_QUEUE_DEPTH, resumeLeadIn, suggestCheckpoint } from '../../engine/machine/resume.ts';
 import { type Checkpoint, type ProgramState, readCheckpoints } from '../../engine/plan/checkpoints.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
 import { runNode, startNode } from '../testing/process.ts';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir, startTestWorkstation } from '../testing/workstation.ts';
 
 const TIMINGS = { bootIdleMs: 50, syncTimeoutMs: 2000, identifyIdleMs: 1000, idleTimeoutMs: 5000 };

@@ -12,11 +12,11 @@ import {
   suggestCheckpoint,
 } from '../../engine/machine/resume.ts';
 import { describeCheckpoint, readCheckpoints } from '../../engine/plan/checkpoints.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { attachFakeMarlin } from '../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
 import { type RecordingIo, recordingIo } from '../testing/cli-io.ts';
 import { startNode } from '../testing/process.ts';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 import { main } from './main.ts';
 import type { StreamIo } from './stream.ts';

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { freshnessHeader, loadFreshBundle } from '../../bridge/fresh-bundle.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { recordingIo } from '../testing/cli-io.ts';
 import { REPO_ROOT, runNode } from '../testing/process.ts';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 
 const TRACER = pathToFileURL(join(REPO_ROOT, 'server', 'testing', 'trace-modules.ts')).href;

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONE_REFERENCE_ROOT } from '../testing/reference.ts';
+import { CONE_REFERENCE_ROOT } from '../../reference/paths.ts';
 import { expectRefusedByPlanAndValidate, towpath } from '../testing/towpath-cli.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 

@@ -1,8 +1,8 @@
 import { copyFile, mkdir, readdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { runNode } from '../testing/process.ts';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { towpath } from '../testing/towpath-cli.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 

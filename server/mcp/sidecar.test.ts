@@ -9,8 +9,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeHost, startFakeHost } from '../../bridge/fake-host/server.ts';
 import { connectMcp } from '../../bridge/testing/run-bridge.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { REPO_ROOT, runNode } from '../testing/process.ts';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { makeTempDir } from '../testing/workstation.ts';
 
 const SIDECAR = join(

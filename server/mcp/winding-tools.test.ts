@@ -8,8 +8,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp } from '../../bridge/testing/run-bridge.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { closeMismatches } from '../testing/close.ts';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
 import { startTestWorkstation } from '../testing/workstation.ts';
 import { WORKSTATION_FILE } from '../workstation-file.ts';
 

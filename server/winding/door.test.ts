@@ -15,7 +15,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 import { MAX_INPUT_BYTES } from './input-file.ts';
 

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import { makeTempDir, startTestWorkstation, type TestWorkstation } from '../testing/workstation.ts';
 
 const WIND = await readFile(join(REFERENCE_ROOT, 'conf_valid_hoop', 'input.wind'));

@@ -4,7 +4,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SimulationError, WindFileError } from '../../engine/errors.ts';
-import { REFERENCE_ROOT } from '../testing/reference.ts';
+import { REFERENCE_ROOT } from '../../reference/paths.ts';
 import {
   type InputKind,
   MAX_INPUT_BYTES,

@@ -6,8 +6,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium } from '@playwright/test';
+import { REFERENCE_ROOT } from '../../../reference/paths.ts';
 import { startCore } from '../../../server/testing/core.ts';
-import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
 import { benchDefinition } from '../support/definitions.ts';
 import type { Bench } from '../support/report.ts';
 

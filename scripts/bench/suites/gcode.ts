@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GcodeSimulator, PreviewBuilder } from '../../../engine/gcode/index.ts';
-import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../../reference/paths.ts';
 import type { Bench } from '../support/report.ts';
 
 const CASES = ['multi_layer', 'avbay_single', 'conf_valid_multilayer', 'sized_simple_cylinder'];

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WindDefinition } from '../../../engine/wind/types.ts';
+import { REFERENCE_ROOT } from '../../../reference/paths.ts';
 import { readMachineFile } from '../../../server/machine/process/machine-file.ts';
 import { processExists } from '../../../server/process-exists.ts';
 import { freePort } from '../../../server/testing/free-port.ts';
-import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
 import { benchDefinition, REFERENCE_PLANNER_LINES_PER_S } from '../support/definitions.ts';
 import { type Bench, bestAndMedian, reportTimes } from '../support/report.ts';
 

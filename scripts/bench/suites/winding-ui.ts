@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { planChunks } from '../../../engine/plan/index.ts';
 import { parseWindDefinition } from '../../../engine/wind/index.ts';
+import { REFERENCE_ROOT } from '../../../reference/paths.ts';
 import { startCore } from '../../../server/testing/core.ts';
-import { REFERENCE_ROOT } from '../../../server/testing/reference.ts';
 import type { Bench } from '../support/report.ts';
 
 const LINES = 1_000_000;

@@ -7,7 +7,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_QUEUE_DEPTH, suggestCheckpoint } from '#engine/machine/resume.ts';
 import { describeCheckpoint, readCheckpoints } from '#engine/plan/checkpoints.ts';
-import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../../../../reference/paths.ts';
 import { ResumeButton } from './ResumeDialog.tsx';
 import type { ResumeView } from './useResume.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildPreview } from '#engine/gcode/index.ts';
 import { prepareProgram } from '#engine/machine/program.ts';
-import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../../../../reference/paths.ts';
 import { metricsJson } from '../DefinitionView.tsx';
 import { gcodeName } from '../save/save-program.ts';
 import { lastVertexAtOrBefore } from '../scene/timeline.ts';

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../../../../reference/paths.ts';
 import type { MenuCommand, TowpathDesktopApi } from '../../../lib/desktop.ts';
 import { useProgram } from '../useProgram.ts';
 import { SAVE_PIECE_BYTES, saveProgram } from './save-program.ts';

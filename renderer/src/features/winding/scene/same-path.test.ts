@@ -7,7 +7,7 @@ import { buildPreview } from '#engine/gcode/index.ts';
 import { planToString } from '#engine/plan/index.ts';
 import { parseWindDefinition } from '#engine/wind/index.ts';
 import type { WindDefinition } from '#engine/wind/types.ts';
-import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../../../../reference/paths.ts';
 import { viewGeometry } from '../preview/session.ts';
 import { samePath } from './same-path.ts';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPreview } from '#engine/gcode/index.ts';
 import { planToString } from '#engine/plan/index.ts';
 import { parseWindDefinition } from '#engine/wind/index.ts';
-import { REFERENCE_ROOT } from '../../../../../server/testing/reference.ts';
+import { REFERENCE_ROOT } from '../../../../../reference/paths.ts';
 import { mandrelProfile, radiusAt } from '../preview/mandrel-profile.ts';
 import { viewGeometry } from '../preview/session.ts';
 import { layerColour, PENDING_COLOUR } from './colours.ts';
