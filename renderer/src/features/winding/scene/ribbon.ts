@@ -167,17 +167,19 @@ export function buildRibbon(
   }
   const segments = Math.max(n - 1, 0);
   const index = new Uint32Array(6 * segments);
-  for (let k = 1; k < n; k++) {
-    const i = 6 * (k - 1);
-    const a = 2 * (k - 1);
-    const b = 2 * k;
-    // The segment's end vertex comes last in both triangles: it decides done or pending (flat shading).
-    index[i] = a;
-    index[i + 1] = a + 1;
-    index[i + 2] = b;
-    index[i + 3] = a + 1;
-    index[i + 4] = b + 1;
-    index[i + 5] = b;
-  }
+  for (let k = 1; k < n; k++) writeSegment(index, 6 * (k - 1), k);
   return { centreAcross, command, layer, index };
+}
+
+/** Writes at `at` the two triangles of the band between path vertices k − 1 and k. */
+export function writeSegment(index: Uint32Array, at: number, k: number): void {
+  const a = 2 * (k - 1);
+  const b = 2 * k;
+  // The segment's end vertex comes last in both triangles: it decides done or pending (flat shading).
+  index[at] = a;
+  index[at + 1] = a + 1;
+  index[at + 2] = b;
+  index[at + 3] = a + 1;
+  index[at + 4] = b + 1;
+  index[at + 5] = b;
 }

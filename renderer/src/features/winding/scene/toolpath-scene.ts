@@ -14,6 +14,7 @@ import {
   DataTexture,
   DirectionalLight,
   DoubleSide,
+  DynamicDrawUsage,
   FloatType,
   InterleavedBuffer,
   InterleavedBufferAttribute,
@@ -38,6 +39,7 @@ import {
 import type { ViewGeometry } from '../preview/protocol.ts';
 import { CameraRig } from './camera-rig.ts';
 import { layerColour, PENDING_COLOUR, rgb } from './colours.ts';
+import { frontIndices, surfaceNormals } from './far-side.ts';
 import {
   BAND_FRAGMENT_SHADER,
   BAND_VERTEX_SHADER,
@@ -100,6 +102,18 @@ export class ToolpathScene {
   #viewHeight = 1;
   readonly #marker: Mesh;
   #path: Object3D | null = null;
+  /** The band path's far-side culling: what it reads, the index buffer it fills, where from. */
+  #farSide: {
+    centres: Float32Array;
+    normals: Float32Array;
+    vertexCount: number;
+    index: BufferAttribute;
+    geometry: BufferGeometry;
+    /** Segments left out of the last frame. */
+    culled: number;
+    /** The camera position the index was made for. */
+    from: Vector3;
+  } | null = null;
   #mandrel: Mesh | null = null;
   #geometry: ViewGeometry | null = null;
   #layout: BandLayout | null = null;
@@ -390,6 +404,7 @@ export class ToolpathScene {
     this.#pathDrawn = 0;
     this.#renderer.info.autoReset = true;
     const started = performance.now();
+    this.#cullFarSide();
     this.#renderer.render(this.#scene, this.#camera);
     // Reading one pixel back waits for the GPU, so the figure is the frame's real cost.
     const gl = this.#renderer.getContext();
@@ -404,6 +419,28 @@ export class ToolpathScene {
     };
     this.#onFrame?.(this.#stats);
     return this.#stats;
+  }
+
+  /** Fills the band path's index with the segments facing the camera, when the camera has moved. */
+  #cullFarSide(): void {
+    const far = this.#farSide;
+    if (!far) return;
+    this.#camera.updateMatrixWorld();
+    const camera = this.#camera.position;
+    if (far.from.equals(camera)) return;
+    far.from.copy(camera);
+    const written = frontIndices(
+      far.centres,
+      far.normals,
+      far.vertexCount,
+      camera,
+      far.index.array as Uint32Array,
+    );
+    far.culled = Math.max(far.vertexCount - 1, 0) - written / 6;
+    far.geometry.setDrawRange(0, written);
+    far.index.clearUpdateRanges();
+    far.index.addUpdateRange(0, written);
+    far.index.needsUpdate = true;
   }
 
   #buildTables(geometry: ViewGeometry, layout: BandLayout, profile: SampledProfile): void {
@@ -467,14 +504,27 @@ export class ToolpathScene {
       g.setAttribute('across', new InterleavedBufferAttribute(vertices, 3, 3));
       g.setAttribute('command', commands);
       g.setAttribute('layer', layers);
-      g.setIndex(new BufferAttribute(ribbon.index, 1));
+      // Refilled before each frame the camera has moved for, with the segments not on the far side.
+      const index = new BufferAttribute(ribbon.index, 1).setUsage(DynamicDrawUsage);
+      g.setIndex(index);
+      this.#farSide = {
+        centres: ribbon.centreAcross,
+        normals: surfaceNormals(ribbon.centreAcross, geometry.vertexCount, this.#profile),
+        vertexCount: geometry.vertexCount,
+        index,
+        geometry: g,
+        culled: 0,
+        from: new Vector3(Number.NaN, 0, 0),
+      };
       for (const buffer of [vertices, commands, layers]) counted(buffer);
       const mesh = new Mesh(g, this.#bandMaterial);
       mesh.onBeforeRender = (renderer) => {
         this.#pathDrawn -= renderer.info.render.triangles / 2;
       };
+      // The far side's segments count as drawn: they are part of the path the frame shows, left
+      // out only because the mandrel hides them.
       mesh.onAfterRender = (renderer) => {
-        this.#pathDrawn += renderer.info.render.triangles / 2;
+        this.#pathDrawn += renderer.info.render.triangles / 2 + (this.#farSide?.culled ?? 0);
       };
       path = mesh;
     } else {
@@ -547,6 +597,7 @@ export class ToolpathScene {
   }
 
   #removePath(): void {
+    this.#farSide = null;
     if (!this.#path) return;
     this.#scene.remove(this.#path);
     (this.#path as Mesh).geometry.dispose();
