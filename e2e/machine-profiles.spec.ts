@@ -122,7 +122,6 @@ test.describe('machine profiles and the job history', () => {
     await expect(rows).toHaveCount(2);
 
     expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole('table', { name: 'Job history' }).scrollIntoViewIfNeeded();
     await page.screenshot({ path: readmeScreenshot('machine-history.png'), fullPage: true });
 
     // Edited, the profile keeps governing; it cannot be deleted while connected with it.

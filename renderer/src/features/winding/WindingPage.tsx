@@ -7,6 +7,7 @@ import { DefinitionView } from './DefinitionView.tsx';
 import { DesignView } from './design/DesignView.tsx';
 import { useDesign } from './design/useDesign.ts';
 import { dryRun, namedJobUrl } from './machine/dry-run.ts';
+import { JobHistory } from './machine/JobHistory.tsx';
 import { MachinePanel } from './machine/MachinePanel.tsx';
 import { useMachine } from './machine/useMachine.ts';
 import { useResume } from './machine/useResume.ts';
@@ -31,6 +32,8 @@ export default function WindingPage() {
   const busy = state.phase === 'loading';
 
   const machineState = machine.status?.state ?? 'idle';
+  // The history is read again when a job starts or ends, and after a dry run (an action in the log).
+  const lastAction = machine.log.findLast((entry) => entry.kind === 'action')?.seq;
   // The view follows the job when it winds the open program: started here, or elsewhere (the CLI,
   // the winding door) under the same name with as many commands. Another open file is not relabelled.
   const jobProgram = machine.status?.program;
@@ -247,6 +250,8 @@ export default function WindingPage() {
           <MachinePanel machine={machine} program={streamable} resume={resume} />
         </aside>
       </div>
+      {/* Below both columns, at the page's width: a job's row has room for its outcome and reason. */}
+      <JobHistory changed={`${machineState}|${lastAction ?? ''}`} />
     </section>
   );
 }

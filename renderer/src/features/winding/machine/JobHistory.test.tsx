@@ -54,16 +54,37 @@ describe('job history table', () => {
     );
     const table = screen.getByRole('table', { name: 'Job history' });
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows.map((row) => [cellsOf(row).Job, cellsOf(row).Continues])).toEqual([
-      ['#7', '#5'],
-      ['#6', '#2'],
-      ['#5', '—'],
-    ]);
+    expect(rows.map((row) => cellsOf(row).Job)).toEqual(['#7continues #5', '#6continues #2', '#5']);
+    // The outcome's second line is the reason; the lines cell says where the job got to.
+    expect(cellsOf(rows[2] as HTMLElement).Outcome).toBe('e-stoppedEmergency stop');
+    expect(cellsOf(rows[2] as HTMLElement).Lines).toBe('2,000 sent · 900 done of 2,000last line 2,010');
     // Job 5 is listed: the link leads to its row. Job 2 is not (filtered out): its number alone.
     const link = within(rows[0] as HTMLElement).getByRole('link', { name: '#5' });
     expect(link.getAttribute('href')).toBe('#job-5');
     expect(document.getElementById('job-5')).toBe(rows[2]);
     expect(within(rows[1] as HTMLElement).queryByRole('link')).toBeNull();
+  });
+
+  it('says a running job is in progress, not that it sent nothing', () => {
+    const running = job(3, {
+      outcome: 'running',
+      endedAt: null,
+      sent: 0,
+      acknowledged: 0,
+      lastAcknowledgedLine: 0,
+    });
+    render(
+      <>
+        <h3 id="title">Job history</h3>
+        <JobTable jobs={[running]} loading={false} labelledBy="title" />
+      </>,
+    );
+    const [row] = within(screen.getByRole('table', { name: 'Job history' }))
+      .getAllByRole('row')
+      .slice(1);
+    expect(cellsOf(row as HTMLElement).Lines).toBe('2,000 lines, in progress');
+    expect(cellsOf(row as HTMLElement).Started).toMatch(/still running$/);
+    expect(cellsOf(row as HTMLElement).Outcome).toBe('running');
   });
 
   it('says so when there are no jobs, across every column', () => {

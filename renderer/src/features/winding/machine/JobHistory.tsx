@@ -11,10 +11,24 @@ export interface JobHistoryProps {
   changed: unknown;
 }
 
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString('en-GB', { hour12: false }) : '—');
+/** Day, month and time: the year is in the CSV and in the tooltip (the ISO time). */
+const time = (iso: string | null) =>
+  iso
+    ? new Date(iso).toLocaleString('en-GB', {
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hour12: false,
+      })
+    : '—';
 
 function lines(job: JobRecord): string {
   if (job.dryRun) return `${formatNumber(job.total)} (dry run)`;
+  // The list is read again when a job starts or ends, so a running row's counts would lag the
+  // panel, which shows them live.
+  if (job.outcome === 'running') return `${formatNumber(job.total)} lines, in progress`;
   return `${formatNumber(job.sent)} sent · ${formatNumber(job.acknowledged)} done of ${formatNumber(job.total)}`;
 }
 
@@ -26,7 +40,7 @@ export function JobHistory({ changed }: JobHistoryProps) {
 
   return (
     <section className="job-history" aria-labelledby={`${ids}-title`}>
-      <h3 id={`${ids}-title`}>Job history</h3>
+      <h2 id={`${ids}-title`}>Job history</h2>
       <div className="toolbar job-history__filters">
         <label>
           Outcome{' '}
@@ -75,19 +89,12 @@ export function JobHistory({ changed }: JobHistoryProps) {
 /** Each job by number, so a resumed job can name the one it continues. */
 const jobNumber = (id: number) => `#${id}`;
 
-const COLUMNS = [
-  'Job',
-  'Started',
-  'Program',
-  'Profile',
-  'Port',
-  'Lines',
-  'Last line',
-  'Outcome',
-  'Reason',
-  'Continues',
-  'Ended',
-] as const;
+/**
+ * The history sits in the machine panel's narrow column, so each job is five columns with a muted
+ * second line in each cell (where, when it ended, how far, why) rather than eleven that would need
+ * scrolling sideways to reach the outcome. The CSV export keeps every field in a column of its own.
+ */
+const COLUMNS = ['Job', 'Program', 'Started', 'Lines', 'Outcome'] as const;
 
 export interface JobTableProps {
   jobs: JobRecord[];
@@ -119,32 +126,46 @@ export function JobTable({ jobs, loading, labelledBy }: JobTableProps) {
           )}
           {jobs.map((job) => (
             <tr key={job.id} id={`job-${job.id}`} data-outcome={job.outcome}>
-              <td>{jobNumber(job.id)}</td>
-              <td>{time(job.startedAt)}</td>
+              <td>
+                {jobNumber(job.id)}
+                {job.continues !== null && (
+                  <span className="job-history__more" data-testid="continues">
+                    continues{' '}
+                    {numbered.has(job.continues) ? (
+                      // The continued job is in the list: a link takes the eye to its row.
+                      <a href={`#job-${job.continues}`}>{jobNumber(job.continues)}</a>
+                    ) : (
+                      jobNumber(job.continues)
+                    )}
+                  </span>
+                )}
+              </td>
               <td>
                 <span title={`SHA-256 ${job.sha256}`}>{job.program ?? 'unnamed program'}</span>
+                <span className="job-history__more">
+                  {job.profile ?? 'no profile'} · {job.port ?? 'no port'}
+                </span>
               </td>
-              <td>{job.profile ?? '—'}</td>
-              <td>{job.port ?? '—'}</td>
-              <td>{lines(job)}</td>
-              <td>{job.lastAcknowledgedLine}</td>
+              <td>
+                <span title={job.startedAt}>{time(job.startedAt)}</span>
+                <span className="job-history__more">
+                  {job.endedAt ? <>ended {time(job.endedAt)}</> : 'still running'}
+                </span>
+              </td>
+              <td>
+                {lines(job)}
+                {job.outcome !== 'running' && !job.dryRun && (
+                  <span className="job-history__more">
+                    last line {formatNumber(job.lastAcknowledgedLine)}
+                  </span>
+                )}
+              </td>
               <td
                 className={`job-history__outcome job-history__outcome--${job.outcome.replaceAll(' ', '-')}`}
               >
                 {job.outcome}
+                {job.reason && <span className="job-history__more">{job.reason}</span>}
               </td>
-              <td>{job.reason ?? ''}</td>
-              <td>
-                {job.continues === null ? (
-                  '—'
-                ) : numbered.has(job.continues) ? (
-                  // The continued job is in the list: a link takes the eye to its row.
-                  <a href={`#job-${job.continues}`}>{jobNumber(job.continues)}</a>
-                ) : (
-                  jobNumber(job.continues)
-                )}
-              </td>
-              <td>{time(job.endedAt)}</td>
             </tr>
           ))}
         </tbody>

@@ -16,7 +16,6 @@ import type { AxisFormat } from '#engine/plan/types.ts';
 import { formatDuration, formatNumber } from '../../../ui/format.ts';
 import { ProgressBar } from '../../../ui/ProgressBar.tsx';
 import { ChoiceSelect } from './ChoiceSelect.tsx';
-import { JobHistory } from './JobHistory.tsx';
 import { JogPad } from './JogPad.tsx';
 import { MachineConsole } from './MachineConsole.tsx';
 import { ProfilePicker } from './ProfilePicker.tsx';
@@ -78,8 +77,6 @@ export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
   // Connected with a profile (from here or elsewhere): that one is shown.
   const profileId = connected && status?.profile ? status.profile.id : chosenProfile;
   const profile = profiles.profiles.find((p) => p.id === profileId) ?? null;
-  // The history is read again when a job starts or ends, and after a dry run (an action in the log).
-  const lastAction = machine.log.findLast((entry) => entry.kind === 'action')?.seq;
 
   const shownLog = useMemo(() => {
     const keep = (LOG_FILTERS[filter] ?? LOG_FILTERS.all)?.keep ?? (() => true);
@@ -321,7 +318,6 @@ export function MachinePanel({ machine, program, resume }: MachinePanelProps) {
           </ol>
         </div>
       </div>
-      <JobHistory changed={`${state}|${lastAction ?? ''}`} />
     </section>
   );
 }
