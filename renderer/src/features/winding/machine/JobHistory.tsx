@@ -90,9 +90,9 @@ export function JobHistory({ changed }: JobHistoryProps) {
 const jobNumber = (id: number) => `#${id}`;
 
 /**
- * The history sits in the machine panel's narrow column, so each job is five columns with a muted
- * second line in each cell (where, when it ended, how far, why) rather than eleven that would need
- * scrolling sideways to reach the outcome. The CSV export keeps every field in a column of its own.
+ * Five columns, each cell with a muted second line (where, when it ended, how far, why), rather
+ * than eleven: a row reads on a laptop and at a narrow width without scrolling sideways to reach
+ * the outcome. The CSV export keeps every field in a column of its own.
  */
 const COLUMNS = ['Job', 'Program', 'Started', 'Lines', 'Outcome'] as const;
 
@@ -129,7 +129,7 @@ export function JobTable({ jobs, loading, labelledBy }: JobTableProps) {
               <td>
                 {jobNumber(job.id)}
                 {job.continues !== null && (
-                  <span className="job-history__more" data-testid="continues">
+                  <span className="job-history__more">
                     continues{' '}
                     {numbered.has(job.continues) ? (
                       // The continued job is in the list: a link takes the eye to its row.
