@@ -104,8 +104,15 @@ describe('import rules (DESIGN.md)', () => {
             // The renderer may know the shape of the desktop API, nothing else of Electron.
             else if (area === 'renderer' && typeOnly && specifier.endsWith('electron/preload-api.ts'))
               continue;
-            // Tests may borrow server test support to start real parts.
-            else if (isTest(file) && target === 'server' && specifier.includes('/testing/')) continue;
+            // Tests may borrow server test support to start real parts; the renderer's never import
+            // server/ (they reach a core over HTTP, like the renderer itself).
+            else if (
+              area !== 'renderer' &&
+              isTest(file) &&
+              target === 'server' &&
+              specifier.includes('/testing/')
+            )
+              continue;
             else if (!ALLOWED[area].includes(target as Area)) problems.push(where);
           } else if (area === 'engine' && !isTest(file) && ENGINE_FORBIDDEN.test(specifier)) {
             problems.push(`${where} (engine/ must stay pure and browser-safe)`);

@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { openSync, writeSync } from 'node:fs';
 import { ReadStream } from 'node:tty';
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../engine/testing/eventually.ts';
 import { createPtyPair } from '../machine/testing/pty-pair.ts';
-import { eventually } from '../testing/eventually.ts';
 import { keyPrompt } from './key-prompt.ts';
 
 const cleanups: (() => unknown)[] = [];

@@ -3,10 +3,10 @@
 import mqtt from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../bridge/version.ts';
+import { eventually } from '../../engine/testing/eventually.ts';
 import type { FleetConfig } from '../config/fleet.ts';
 import { MachineFeed } from '../gateway/realtime/machine-feed.ts';
 import { createLogger } from '../log.ts';
-import { eventually } from '../testing/eventually.ts';
 import { type Mosquitto, startMosquitto } from '../testing/mosquitto.ts';
 import { FleetPublisher } from './publisher.ts';
 import { Controller } from './testing/controller.ts';

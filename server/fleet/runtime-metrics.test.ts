@@ -1,7 +1,7 @@
 // The fleet publisher as an admin sees it in `adminRuntimeMetrics` (Admin → Diagnostics): a real
 // workstation publishing to a real Mosquitto, then losing it.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../testing/eventually.ts';
+import { eventually } from '../../engine/testing/eventually.ts';
 import { type Fixture, startFixture } from '../testing/graphql-fixture.ts';
 import { type Mosquitto, startMosquitto } from '../testing/mosquitto.ts';
 import type { FleetRuntime } from './publisher.ts';

@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../testing/eventually.ts';
+import { eventually } from '../../engine/testing/eventually.ts';
 import { type Mosquitto, startMosquitto } from '../testing/mosquitto.ts';
 import { type Running, startNode } from '../testing/process.ts';
 import { makeTempDir } from '../testing/workstation.ts';

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../../../server/testing/eventually.ts';
+import { eventually } from '#engine/testing/eventually.ts';
 import { createSseParser, MAX_EVENT_CHARS, SseOverflowError, subscribeEvents } from './sse.ts';
 
 describe('event-stream limits', () => {

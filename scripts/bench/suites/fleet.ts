@@ -2,13 +2,14 @@
 // every second) on a real Mosquitto, and 50 gateway sockets of a `towpath serve` child subscribed to
 // the shop-fleet datasource `towpath/v1/+/state`. What a supervisor's screen waits for: publish →
 // socket. Figures and targets: scripts/bench/README.md.
+
+import { eventually } from '../../../engine/testing/eventually.ts';
 import { FleetPublisher } from '../../../server/fleet/publisher.ts';
 import { Controller } from '../../../server/fleet/testing/controller.ts';
 import { fleetSettings } from '../../../server/fleet/testing/settings.ts';
 import { MachineFeed } from '../../../server/gateway/realtime/machine-feed.ts';
 import { createLogger } from '../../../server/log.ts';
 import { startCore } from '../../../server/testing/core.ts';
-import { eventually } from '../../../server/testing/eventually.ts';
 import { gql } from '../../../server/testing/graphql.ts';
 import { startMosquitto } from '../../../server/testing/mosquitto.ts';
 import {

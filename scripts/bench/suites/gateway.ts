@@ -4,8 +4,8 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import mqtt from 'mqtt';
+import { eventually } from '../../../engine/testing/eventually.ts';
 import { startCore } from '../../../server/testing/core.ts';
-import { eventually } from '../../../server/testing/eventually.ts';
 import { gql } from '../../../server/testing/graphql.ts';
 import { startMosquitto } from '../../../server/testing/mosquitto.ts';
 import {

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eventually } from '../../../engine/testing/eventually.ts';
 import { processExists } from '../../../server/process-exists.ts';
-import { eventually } from '../../../server/testing/eventually.ts';
 import { benchDefinition } from '../support/definitions.ts';
 import type { Bench } from '../support/report.ts';
 

@@ -24,9 +24,9 @@ import {
 } from 'node-opcua';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../../bridge/version.ts';
+import { eventually } from '../../../engine/testing/eventually.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../../machine/testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../../machine/testing/pty-pair.ts';
-import { eventually } from '../../testing/eventually.ts';
 import { removeTempDir, startTestWorkstation, type TestWorkstation } from '../../testing/workstation.ts';
 import { pkiFolder } from './certificate.ts';
 

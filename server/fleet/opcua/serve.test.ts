@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { AttributeIds } from 'node-opcua';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually } from '../../testing/eventually.ts';
+import { eventually } from '../../../engine/testing/eventually.ts';
 import { REPO_ROOT, type Running, runNode, startNode } from '../../testing/process.ts';
 import { makeTempDir } from '../../testing/workstation.ts';
 import { anonymousClient } from './testing/anonymous-client.ts';

@@ -1,10 +1,10 @@
 // The `machine` datasource names the running job (the Winder dashboard's "Job" field), whoever
 // started it: a real machine controller on a real pseudo-terminal pair with the fake Marlin.
 import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../../engine/testing/eventually.ts';
 import { MachineController } from '../../machine/process/controller.ts';
 import { attachFakeMarlin } from '../../machine/testing/fake-marlin-port.ts';
 import { createPtyPair } from '../../machine/testing/pty-pair.ts';
-import { eventually } from '../../testing/eventually.ts';
 import { MachineFeed, type MachineValue } from './machine-feed.ts';
 
 const TIMINGS = { bootIdleMs: 50, syncTimeoutMs: 1000, identifyIdleMs: 1000, idleTimeoutMs: 2000 };

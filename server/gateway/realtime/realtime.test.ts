@@ -2,7 +2,7 @@
 // loopback as upstreams, real session tokens minted through GraphQL, the machine process's status.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { eventually } from '../../testing/eventually.ts';
+import { eventually } from '../../../engine/testing/eventually.ts';
 import { dataOf } from '../../testing/graphql.ts';
 import { type Fixture, startFixture } from '../../testing/graphql-fixture.ts';
 import { rawRequest } from '../../testing/http.ts';

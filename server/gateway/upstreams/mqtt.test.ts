@@ -2,7 +2,7 @@
 // profile with BASIC credentials applied server-side, sockets subscribed through a real workstation.
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../../testing/eventually.ts';
+import { eventually } from '../../../engine/testing/eventually.ts';
 import { dataOf } from '../../testing/graphql.ts';
 import { type Fixture, startFixture } from '../../testing/graphql-fixture.ts';
 import { type Mosquitto, startMosquitto } from '../../testing/mosquitto.ts';

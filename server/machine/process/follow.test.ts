@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MachineStatus } from '../../../engine/machine/types.ts';
-import { eventually } from '../../testing/eventually.ts';
+import { eventually } from '../../../engine/testing/eventually.ts';
 import { startDoorBench } from '../testing/door-bench.ts';
 import type { FakeMarlinOptions } from '../testing/fake-marlin.ts';
 

@@ -5,7 +5,7 @@ import { MachineError } from '../../../engine/errors.ts';
 import { MachineStateError } from '../../../engine/machine/errors.ts';
 import { type Program, prepareProgram } from '../../../engine/machine/program.ts';
 import type { MachineEvent } from '../../../engine/machine/types.ts';
-import { eventually } from '../../testing/eventually.ts';
+import { eventually } from '../../../engine/testing/eventually.ts';
 import type { FakeMarlin, FakeMarlinOptions, Reaction } from '../testing/fake-marlin.ts';
 import { attachFakeMarlin, type FakeMarlinOnPort } from '../testing/fake-marlin-port.ts';
 import { createPtyPair, type PtyPair } from '../testing/pty-pair.ts';
