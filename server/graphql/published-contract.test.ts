@@ -1,7 +1,7 @@
 // Our printed schema against the published contract: every type, field, argument and enum value the
 // interface description names must be there with the same name and a type its clients can use.
-// (That the repository's copy of the SDL is the shared one is checked with the other copies, in
-// shared-copies.test.ts.)
+// (That the repository's copy of the SDL is the shared one is checked with the other copies, by
+// `npm run check:shared`.)
 import { readFileSync } from 'node:fs';
 import { buildSchema, findBreakingChanges } from 'graphql';
 import { describe, expect, it } from 'vitest';
